@@ -1,0 +1,618 @@
+//! The laser: a pure function from a position and a colour to the shot.
+//!
+//! [`fire`] returns the whole beam — every straight segment with where it turns, splits or
+//! stops — because the game draws it; the search calls [`Position::trace_hits`], the same tracer
+//! compiled without the recording. Beams travel along ranks and files; what a piece does to a
+//! beam is looked up in a 256 × 4 table built at compile time from the beam algebra of the rule
+//! books (see `KHET.md`).
+
+use crate::piece::{Color, Kind, Piece};
+use crate::position::{OFF, Position};
+use crate::rules::Edition;
+use crate::square::{Direction, MB_CELLS, MB_WIDTH, Square};
+use std::fmt;
+
+// Beam actions; 0..4 are "continue in this direction".
+const STOP: u8 = 4;
+const HIT: u8 = 5;
+const PHARAOH: u8 = 6;
+const SPLIT: u8 = 7;
+const EDGE: u8 = 8;
+
+/// How a two-sided mirror (orientation 0 = `\`, 1 = `/`) turns a beam travelling `d`.
+const fn two_sided(orientation: u8, d: u8) -> u8 {
+    if orientation & 1 == 0 { 3 - d } else { d ^ 1 }
+}
+
+const fn action(byte: u8, d: u8) -> u8 {
+    if byte == 0 {
+        return d;
+    }
+    if byte == OFF {
+        return EDGE;
+    }
+    let o = byte & 3;
+    let entered_face = (d + 2) & 3;
+    match (byte >> 3) & 7 {
+        0 => PHARAOH,
+        1 => STOP, // Sphinx
+        2 => {
+            // Pyramid facing diagonal o has mirror faces o and o+1 (as directions).
+            if entered_face == o {
+                (o + 1) & 3
+            } else if entered_face == (o + 1) & 3 {
+                o
+            } else {
+                HIT
+            }
+        }
+        3 => {
+            // Anubis: its front stops the beam, any other face loses it.
+            if entered_face == o { STOP } else { HIT }
+        }
+        4 | 5 => two_sided(o, d), // Scarab, Djed
+        6 => HIT,                 // Obelisk (the top one)
+        _ => SPLIT,               // Eye of Horus
+    }
+}
+
+static ACTIONS: [[u8; 4]; 256] = {
+    let mut t = [[0u8; 4]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut d = 0;
+        while d < 4 {
+            t[b][d] = action(b as u8, d as u8);
+            d += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+const DELTAS: [isize; 4] = [MB_WIDTH as isize, 1, -(MB_WIDTH as isize), -1];
+
+/// What the pieces a shot touched will suffer: a set of squares (bit = square index) and which
+/// Pharaohs were lit. Every piece is counted once however many beams reach it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Hits {
+    /// Bit `i` set: the piece on square `i` (not a Pharaoh) is hit.
+    pub squares: u128,
+    /// Bit `c` set: the Pharaoh of colour `c` is lit.
+    pub pharaohs: u8,
+}
+
+impl Hits {
+    pub fn pharaoh_hit(self, color: Color) -> bool {
+        self.pharaohs & (1 << color as u8) != 0
+    }
+
+    /// Whether the shot ends the game.
+    pub fn is_game_over(self) -> bool {
+        self.pharaohs != 0
+    }
+
+    /// Hit squares, lowest index first.
+    pub fn squares(self) -> impl Iterator<Item = Square> {
+        let mut bits = self.squares;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let i = bits.trailing_zeros();
+            bits &= bits - 1;
+            Square::new(i as u8)
+        })
+    }
+
+    pub fn count(self) -> u32 {
+        self.squares.count_ones() + self.pharaohs.count_ones()
+    }
+}
+
+/// How a straight run of the beam ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SegmentEnd {
+    /// A mirror on the last square turned the beam into this direction.
+    Turned(Direction),
+    /// An Eye of Horus on the last square split the beam: one part goes on straight, the other is
+    /// reflected into this direction. Both go on as segments of their own.
+    Split(Direction),
+    /// A piece stopped the beam and survived (a Sphinx, an Anubis's front).
+    Blocked,
+    /// A piece stopped the beam and is hit (removed, its top obelisk removed, or a Pharaoh lit).
+    Hit,
+    /// The beam leaves the board past the last square.
+    LeftBoard,
+    /// The beam joins a path traced already (only possible with beam splitters).
+    Joined,
+}
+
+/// One straight run of the beam, from `from` to `to` travelling `dir`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Segment {
+    /// Where the light starts: the Sphinx, or the mirror that turned or split it. `None` when it
+    /// comes in over the board edge (the fixed lasers of Khet 1.0).
+    pub from: Option<Square>,
+    pub dir: Direction,
+    /// The last square the light reaches on this run (equal to `from` when a mirror on the edge
+    /// sends it straight off the board).
+    pub to: Square,
+    pub end: SegmentEnd,
+}
+
+/// What a hit does to the piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HitEffect {
+    /// The piece leaves the board.
+    Removed,
+    /// The top obelisk of a stack leaves the board; the bottom one stays.
+    TopRemoved,
+    /// A Pharaoh is lit: its owner loses.
+    PharaohLit,
+}
+
+/// A piece the shot hit, as it stood before the shot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Hit {
+    pub square: Square,
+    pub piece: Piece,
+    pub effect: HitEffect,
+}
+
+/// A whole shot: who fired, every segment of the beam in the order it was traced (a split's
+/// straight part first), and every piece hit.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Shot {
+    pub color: Color,
+    pub segments: Vec<Segment>,
+    pub hits: Vec<Hit>,
+}
+
+impl Shot {
+    /// The Pharaohs lit by this shot.
+    pub fn pharaohs_hit(&self) -> impl Iterator<Item = Color> + '_ {
+        self.hits
+            .iter()
+            .filter(|h| h.effect == HitEffect::PharaohLit)
+            .map(|h| h.piece.color())
+    }
+
+    /// The hits as the search sees them (squares and lit Pharaohs).
+    pub fn impact(&self) -> Hits {
+        let mut out = Hits::default();
+        for hit in &self.hits {
+            match hit.effect {
+                HitEffect::PharaohLit => out.pharaohs |= 1 << hit.piece.color() as u8,
+                _ => out.squares |= 1u128 << hit.square.index(),
+            }
+        }
+        out
+    }
+
+    /// Every square the light passes, in tracing order (a square crossed twice appears twice).
+    pub fn squares(&self) -> Vec<Square> {
+        let mut out = Vec::new();
+        for seg in &self.segments {
+            let mut sq = match seg.from {
+                Some(from) => from.step(seg.dir),
+                None => Some(seg.edge_entry()),
+            };
+            while let Some(s) = sq {
+                out.push(s);
+                if s == seg.to {
+                    break;
+                }
+                sq = s.step(seg.dir);
+            }
+        }
+        out
+    }
+}
+
+impl Segment {
+    /// For a segment that enters over the edge: the first square it meets.
+    fn edge_entry(&self) -> Square {
+        let mut s = self.to;
+        while let Some(prev) = s.step(self.dir.opposite()) {
+            s = prev;
+        }
+        s
+    }
+}
+
+/// The path as `KHET.md` writes it: each square, with `(D)` where the beam turns into direction
+/// `D`, `[split D]` where an Eye splits it, and how it ends (`off`, `hit e4`, `blocked e4`).
+impl fmt::Display for Shot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut words: Vec<String> = Vec::new();
+        for seg in &self.segments {
+            let mut sq = match seg.from {
+                Some(from) => from.step(seg.dir),
+                None => Some(seg.edge_entry()),
+            };
+            while let Some(s) = sq {
+                if s == seg.to {
+                    break;
+                }
+                words.push(s.to_string());
+                sq = s.step(seg.dir);
+            }
+            let last = seg.to;
+            let reached = match seg.from {
+                Some(from) => from != last,
+                None => true,
+            };
+            let mut word = if reached {
+                last.to_string()
+            } else {
+                String::new()
+            };
+            match seg.end {
+                SegmentEnd::Turned(d) => {
+                    if reached {
+                        word += &format!("({d})");
+                    }
+                }
+                SegmentEnd::Split(d) => word += &format!("(split {d})"),
+                SegmentEnd::Blocked => word += " blocked",
+                SegmentEnd::Hit => word += " hit",
+                SegmentEnd::LeftBoard => {
+                    if reached {
+                        word += ",";
+                    }
+                    word += if reached { " off" } else { "off" };
+                }
+                SegmentEnd::Joined => word += " joins",
+            }
+            words.push(word);
+        }
+        f.write_str(&words.join(" "))
+    }
+}
+
+/// Fires `color`'s laser on `position` as it stands and returns the whole shot. Nothing is
+/// removed: that is [`Position::play`]'s business.
+pub fn fire(position: &Position, color: Color) -> Shot {
+    let mut segments = Vec::new();
+    let hits = position.trace::<true>(color, &mut segments);
+    let hits = hits_list(position, hits);
+    Shot {
+        color,
+        segments,
+        hits,
+    }
+}
+
+fn hits_list(position: &Position, hits: Hits) -> Vec<Hit> {
+    let mut out: Vec<Hit> = hits
+        .squares()
+        .filter_map(|sq| {
+            let piece = position.piece_at(sq)?;
+            let effect = if piece.kind() == Kind::Obelisk && piece.height() == 2 {
+                HitEffect::TopRemoved
+            } else {
+                HitEffect::Removed
+            };
+            Some(Hit {
+                square: sq,
+                piece,
+                effect,
+            })
+        })
+        .collect();
+    for color in Color::ALL {
+        if hits.pharaoh_hit(color)
+            && let Some((sq, piece)) = position.pharaoh(color)
+        {
+            out.push(Hit {
+                square: sq,
+                piece,
+                effect: HitEffect::PharaohLit,
+            });
+        }
+    }
+    out
+}
+
+/// Where a laser starts.
+#[derive(Clone, Copy)]
+enum Origin {
+    /// A Sphinx on this square fires in this direction.
+    Sphinx(Square, u8),
+    /// A fixed laser beyond the edge fires onto this square in this direction.
+    Edge(Square, u8),
+}
+
+impl Origin {
+    /// The mailbox cell the beam starts from, for the step-by-step tracer.
+    fn mb(self) -> (usize, u8) {
+        match self {
+            Origin::Sphinx(sq, d) => (sq.mb(), d),
+            Origin::Edge(sq, d) => ((sq.mb() as isize - DELTAS[d as usize]) as usize, d),
+        }
+    }
+}
+
+impl Position {
+    /// Where `color`'s beam starts, if it has a laser.
+    fn laser_origin(&self, color: Color) -> Option<Origin> {
+        let corner = crate::position::sphinx_square(color);
+        match self.edition() {
+            Edition::Khet2 => {
+                let piece = self.piece_at(corner)?;
+                if piece.kind() != Kind::Sphinx || piece.color() != color {
+                    return None;
+                }
+                Some(Origin::Sphinx(corner, piece.orientation()))
+            }
+            Edition::Khet1 => {
+                let dir = match color {
+                    Color::Silver => Direction::N,
+                    Color::Red => Direction::S,
+                };
+                Some(Origin::Edge(corner, dir as u8))
+            }
+        }
+    }
+
+    /// The first occupied square after `s` going `d`, or the last square before the edge.
+    /// Returns (square index, whether it holds a piece).
+    #[inline(always)]
+    fn next_piece(&self, s: usize, d: u8) -> (usize, bool) {
+        let (occ_ranks, occ_files) = self.occupancy();
+        let file = s % 10;
+        let rank = s / 10;
+        match d {
+            1 => {
+                // East: higher bits of the same rank.
+                let rest = 9 - file;
+                let n = (occ_ranks >> (s + 1)).trailing_zeros() as usize;
+                if n < rest {
+                    (s + 1 + n, true)
+                } else {
+                    (s + rest, false)
+                }
+            }
+            3 => {
+                // West: lower bits of the same rank.
+                let start = s - file;
+                let bits = occ_ranks & ((1u128 << s) - 1) & !((1u128 << start) - 1);
+                if bits != 0 {
+                    (127 - bits.leading_zeros() as usize, true)
+                } else {
+                    (start, false)
+                }
+            }
+            0 => {
+                // North: higher bits of the same file, file-major.
+                let t = file * 8 + rank;
+                let rest = 7 - rank;
+                let n = (occ_files >> (t + 1)).trailing_zeros() as usize;
+                if n < rest {
+                    (s + 10 * (1 + n), true)
+                } else {
+                    (s + 10 * rest, false)
+                }
+            }
+            _ => {
+                // South: lower bits of the same file.
+                let t = file * 8 + rank;
+                let start = file * 8;
+                let bits = occ_files & ((1u128 << t) - 1) & !((1u128 << start) - 1);
+                if bits != 0 {
+                    (
+                        file + 10 * (127 - bits.leading_zeros() as usize - start),
+                        true,
+                    )
+                } else {
+                    (file, false)
+                }
+            }
+        }
+    }
+
+    /// Traces `color`'s shot without recording the path: what the search uses.
+    #[inline]
+    pub fn trace_hits(&self, color: Color) -> Hits {
+        self.trace::<false>(color, &mut Vec::new())
+    }
+
+    /// The step-by-step tracer (the one used with beam splitters) on any position: a reference
+    /// the tests hold the fast tracer to.
+    #[doc(hidden)]
+    pub fn trace_hits_stepwise(&self, color: Color) -> Hits {
+        match self.laser_origin(color) {
+            Some(origin) => {
+                let (start, dir) = origin.mb();
+                self.trace_split::<false>(start, dir, &mut Vec::new())
+            }
+            None => Hits::default(),
+        }
+    }
+
+    /// The tracer. With `RECORD` it pushes every segment into `segments`.
+    pub(crate) fn trace<const RECORD: bool>(
+        &self,
+        color: Color,
+        segments: &mut Vec<Segment>,
+    ) -> Hits {
+        let Some(origin) = self.laser_origin(color) else {
+            return Hits::default();
+        };
+        if self.eyes() > 0 {
+            let (start, dir) = origin.mb();
+            return self.trace_split::<RECORD>(start, dir, segments);
+        }
+        // Without beam splitters one beam meets each (square, direction) at most once, so it
+        // ends within 4 × 80 turns and needs no guard. It jumps from piece to piece.
+        let cells = self.cells();
+        let mut hits = Hits::default();
+        let (mut from, mut d, mut next) = match origin {
+            Origin::Sphinx(sq, d) => (Some(sq), d, self.next_piece(sq.index(), d)),
+            Origin::Edge(sq, d) => {
+                let s = sq.index();
+                let first = if self.piece_at(sq).is_some() {
+                    (s, true)
+                } else {
+                    self.next_piece(s, d)
+                };
+                (None, d, first)
+            }
+        };
+        loop {
+            let (t, found) = next;
+            let to = Square::ALL[t];
+            let dir = Direction::from_index(d as usize);
+            if !found {
+                if RECORD {
+                    segments.push(Segment {
+                        from,
+                        dir,
+                        to,
+                        end: SegmentEnd::LeftBoard,
+                    });
+                }
+                return hits;
+            }
+            let byte = cells[to.mb()];
+            let a = ACTIONS[byte as usize][d as usize];
+            if a < 4 {
+                if RECORD {
+                    let end = SegmentEnd::Turned(Direction::from_index(a as usize));
+                    segments.push(Segment { from, dir, to, end });
+                }
+                from = Some(to);
+                d = a;
+                next = self.next_piece(t, d);
+                continue;
+            }
+            let end = match a {
+                STOP => SegmentEnd::Blocked,
+                PHARAOH => {
+                    hits.pharaohs |= 1 << ((byte >> 6) & 1);
+                    SegmentEnd::Hit
+                }
+                _ => {
+                    // HIT (SPLIT cannot happen without eyes).
+                    hits.squares |= 1u128 << t;
+                    SegmentEnd::Hit
+                }
+            };
+            if RECORD {
+                segments.push(Segment { from, dir, to, end });
+            }
+            return hits;
+        }
+    }
+
+    /// The tracer for positions with beam splitters: a work stack of beams and a record of
+    /// every (cell, direction) already lit, so that split beams that loop or join stop.
+    #[cold]
+    fn trace_split<const RECORD: bool>(
+        &self,
+        start: usize,
+        dir: u8,
+        segments: &mut Vec<Segment>,
+    ) -> Hits {
+        let cells = self.cells();
+        let mut lit = [0u8; MB_CELLS];
+        let mut hits = Hits::default();
+        let mut beams: Vec<(usize, u8)> = vec![(start, dir)];
+        while let Some((origin, mut d)) = beams.pop() {
+            let mut from = origin;
+            let mut mb = origin;
+            loop {
+                mb = (mb as isize + DELTAS[d as usize]) as usize;
+                let cell = cells[mb];
+                if cell != OFF {
+                    if lit[mb] & (1 << d) != 0 {
+                        if RECORD {
+                            segments.push(segment(from, mb, d, SegmentEnd::Joined));
+                        }
+                        break;
+                    }
+                    lit[mb] |= 1 << d;
+                }
+                let a = ACTIONS[cell as usize][d as usize];
+                if a < 4 {
+                    if RECORD && a != d {
+                        segments.push(segment(
+                            from,
+                            mb,
+                            d,
+                            SegmentEnd::Turned(Direction::from_index(a as usize)),
+                        ));
+                        from = mb;
+                    }
+                    d = a;
+                    continue;
+                }
+                match a {
+                    SPLIT => {
+                        let reflected = two_sided(cell & 3, d);
+                        if RECORD {
+                            segments.push(segment(
+                                from,
+                                mb,
+                                d,
+                                SegmentEnd::Split(Direction::from_index(reflected as usize)),
+                            ));
+                        }
+                        beams.push((mb, reflected));
+                        from = mb;
+                        continue;
+                    }
+                    STOP => {
+                        if RECORD {
+                            segments.push(segment(from, mb, d, SegmentEnd::Blocked));
+                        }
+                    }
+                    HIT => {
+                        if RECORD {
+                            segments.push(segment(from, mb, d, SegmentEnd::Hit));
+                        }
+                        hits.squares |= square_bit(mb);
+                    }
+                    PHARAOH => {
+                        if RECORD {
+                            segments.push(segment(from, mb, d, SegmentEnd::Hit));
+                        }
+                        hits.pharaohs |= 1 << ((cell >> 6) & 1);
+                    }
+                    _ => {
+                        if RECORD {
+                            let last = (mb as isize - DELTAS[d as usize]) as usize;
+                            segments.push(segment(from, last, d, SegmentEnd::LeftBoard));
+                        }
+                    }
+                }
+                break;
+            }
+        }
+        // A split beam may be pushed for an Eye whose reflected part starts where it was already
+        // traced in the same direction: the `lit` record stops it at its first square.
+        hits
+    }
+}
+
+#[inline(always)]
+fn square_bit(mb: usize) -> u128 {
+    match Square::from_mb(mb) {
+        Some(sq) => 1u128 << sq.index(),
+        None => 0,
+    }
+}
+
+fn segment(from: usize, to: usize, dir: u8, end: SegmentEnd) -> Segment {
+    let from_sq = Square::from_mb(from);
+    // A segment that leaves the board at once from the 1.0 laser's border cell cannot happen
+    // (the beam always enters the board first), so `to` is on the board.
+    let to_sq = Square::from_mb(to).or(from_sq).unwrap_or(Square::ALL[0]);
+    Segment {
+        from: from_sq,
+        dir: Direction::from_index(dir as usize),
+        to: to_sq,
+        end,
+    }
+}

@@ -1,0 +1,54 @@
+//! The Khet rules engine: both editions, the Eye of Horus, the laser, setups, notation, perft.
+//!
+//! Pure Rust with no I/O but reading setup and record files, no globals and no logging: the game
+//! (a Bevy app) and the search both call it, and it is the single source of truth for the rules.
+//!
+//! - [`Position`]: the board, a small `Copy` value; [`Position::legal_moves`],
+//!   [`Position::check_move`] (with reasons), [`Position::play`] / [`Position::try_play`] /
+//!   [`Position::play_unchecked`].
+//! - [`fire`]: the laser as a pure function, returning the whole beam ([`Shot`]).
+//! - [`Game`]: history, results, threefold repetition, draws by agreement, resignation.
+//! - [`Setup`]: RON setups, checked with file, line and reason; [`Record`]: RON game records.
+//! - [`notation`]: position strings (the Khet2-AI format, extended) and move text.
+//! - [`perft`]: move counting.
+//!
+//! # Where the rule books are silent
+//! Each choice is written here; those that players may want otherwise are [`Rules`] options.
+//! - Swap landing ([`SwapLanding`], default strict): the piece a Scarab/Djed swaps back may not land
+//!   on a square reserved for the other colour.
+//! - No legal move ([`NoMoves`], default draw): only possible in Khet 1.0.
+//! - Eye of Horus: moves, rotates and swaps like a Scarab; never removed; nothing swaps with it. A
+//!   beam meeting it goes straight on *and* is reflected as a Scarab of the same diagonal would
+//!   reflect it. All beams are traced on the board as it stood before the shot; each piece hit is
+//!   removed once (a stack loses one obelisk); both Pharaohs lit in one shot is a draw. The Eye
+//!   may be used in either edition.
+//! - A Pharaoh that is lit stays on the board: the game is over and the picture shows it.
+//! - Repetition compares arrangements only (pieces, squares, orientations), not whose turn it is,
+//!   as the rule books say.
+
+pub mod game;
+pub mod laser;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod record;
+pub mod rules;
+pub mod setup;
+pub mod square;
+mod zobrist;
+
+pub use game::{DrawReason, Game, GameError, GameResult, Turn, WinReason};
+pub use laser::{Hit, HitEffect, Hits, Segment, SegmentEnd, Shot, fire};
+pub use movegen::{IllegalMove, MoveError, Reason};
+pub use moves::{Move, MoveText, ParseMoveError};
+pub use notation::{PositionError, parse_position, position_to_string};
+pub use perft::{divide, perft};
+pub use piece::{Color, Diagonal, Kind, Piece, Rotation};
+pub use position::{Position, Problem, reserved_for, sphinx_square};
+pub use record::{Record, RecordError};
+pub use rules::{Edition, NoMoves, Rules, SwapLanding};
+pub use setup::{Setup, SetupEntry, SetupError, SetupErrors, SetupPiece, find_setup, load_dir};
+pub use square::{Direction, File, Rank, Square};

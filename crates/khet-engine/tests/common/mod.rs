@@ -1,0 +1,34 @@
+//! Helpers shared by the engine's integration tests.
+#![allow(dead_code)]
+
+use khet_engine::*;
+
+pub fn setup(name: &str) -> Setup {
+    find_setup(name, &khet_engine::setup::default_setups_dir()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+pub fn sq(s: &str) -> Square {
+    s.parse().unwrap()
+}
+
+/// A position from a diagram-free list: `"e1 K"`-style tokens as in KHET.md's key, for tests.
+pub fn board(edition: Edition, side: Color, pieces: &[(&str, Piece)]) -> Position {
+    let mut p = Position::empty(edition);
+    for (s, piece) in pieces {
+        p.put(sq(s), Some(*piece));
+    }
+    p.set_side_to_move(side);
+    p
+}
+
+/// The smallest legal Khet 2.0 board: both Sphinxes in their corners and both Pharaohs.
+pub fn bare2(extra: &[(&str, Piece)]) -> Position {
+    let mut pieces = vec![
+        ("a8", Piece::sphinx(Color::Red, Direction::S)),
+        ("j1", Piece::sphinx(Color::Silver, Direction::N)),
+        ("e1", Piece::pharaoh(Color::Silver)),
+        ("f8", Piece::pharaoh(Color::Red)),
+    ];
+    pieces.extend_from_slice(extra);
+    board(Edition::Khet2, Color::Silver, &pieces)
+}
