@@ -1,10 +1,106 @@
-//! The 3D game (a Bevy app) lands here with its own issue; until then this binary says so and
-//! points at what already works, the headless engine.
+//! Khet in 3D. `cargo run --release` opens the game.
+//!
+//! `khet --autoplay DIR` plays a scripted opening and saves screenshots into DIR (the end-to-end
+//! test); `khet --bench-frames` measures CPU frame times of a scripted game in the headless app.
 
-fn main() {
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use khet::state::{KhetGame, MoveRequested, Settings, Show};
+use khet::{CorePlugin, ViewPlugin};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn main() -> AppExit {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("--bench-frames") => {
+            bench_frames();
+            AppExit::Success
+        }
+        Some("--autoplay") => {
+            let Some(dir) = args.get(1) else {
+                eprintln!("error: --autoplay needs a folder for the screenshots");
+                return AppExit::error();
+            };
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                eprintln!("error: cannot create {dir}: {e}");
+                return AppExit::error();
+            }
+            let mut app = game_app();
+            app.add_plugins(khet::autoplay::AutoplayPlugin(PathBuf::from(dir)));
+            app.run()
+        }
+        Some(other) => {
+            eprintln!("error: unknown argument '{other}' (known: --autoplay DIR, --bench-frames)");
+            AppExit::error()
+        }
+        None => game_app().run(),
+    }
+}
+
+fn game_app() -> App {
+    let mut app = App::new();
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window {
+            title: "Khet — the laser game".into(),
+            resolution: (1280, 800).into(),
+            ..default()
+        }),
+        ..default()
+    }))
+    .add_plugins((CorePlugin, ViewPlugin));
+    app
+}
+
+/// CPU time of `app.update()` over a scripted game (pseudo-random legal moves at normal
+/// animation speed, 60 simulated frames a second) in the headless app: median and 99th
+/// percentile.
+fn bench_frames() {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins).add_plugins(CorePlugin);
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+        16,
+    )));
+    app.update();
+    let mut times = Vec::new();
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut plies = 0;
+    for _ in 0..20_000 {
+        let next = {
+            let world = app.world();
+            let idle = world.resource::<Show>().is_idle();
+            let game = world.resource::<KhetGame>();
+            if game.game.is_over() || plies >= 150 {
+                break;
+            }
+            if idle {
+                let moves = game.game.legal_moves();
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                moves
+                    .get((seed % moves.len().max(1) as u64) as usize)
+                    .copied()
+            } else {
+                None
+            }
+        };
+        if let Some(mv) = next {
+            app.world_mut().write_message(MoveRequested(mv));
+            plies += 1;
+        }
+        let t = Instant::now();
+        app.update();
+        times.push(t.elapsed().as_secs_f64() * 1e6);
+    }
+    times.sort_by(f64::total_cmp);
+    let pct = |p: f64| times[((times.len() - 1) as f64 * p) as usize];
+    let speed = app.world().resource::<Settings>().speed;
     println!(
-        "The 3D Khet game is not built yet.\n\
-         The engine is ready: cargo run --release -p khet-engine -- --help\n\
-         e.g. cargo run --release -p khet-engine -- fire --setup classic"
+        "headless frames: {} frames over {plies} plies (animation speed {speed}): median {:.1} µs, p99 {:.1} µs, max {:.1} µs",
+        times.len(),
+        pct(0.5),
+        pct(0.99),
+        pct(1.0)
     );
 }

@@ -1,0 +1,253 @@
+//! A scripted opening in the real window, for the end-to-end test and the frames-per-second
+//! figure: it plays through the same messages the mouse writes, saves screenshots (the initial
+//! board, a selected piece with its highlights, the beam mid-flight, the game-over window) and
+//! beside each a text file with where the board's squares are on screen, then exits.
+
+use crate::board::{BEAM_HEIGHT, square_center};
+use crate::state::{KhetGame, Phase, RotateSelected, Show, SquareClicked};
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use khet_engine::{Move, Position, Square};
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Resource)]
+pub struct Autoplay {
+    pub dir: PathBuf,
+    step: usize,
+    wait: u32,
+    frames: u32,
+    started: Option<Instant>,
+    plan: Option<(Move, Move)>,
+    saved: Vec<PathBuf>,
+}
+
+impl Autoplay {
+    pub fn new(dir: PathBuf) -> Autoplay {
+        Autoplay {
+            dir,
+            step: 0,
+            wait: 0,
+            frames: 0,
+            started: None,
+            plan: None,
+            saved: Vec::new(),
+        }
+    }
+}
+
+pub struct AutoplayPlugin(pub PathBuf);
+
+impl Plugin for AutoplayPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(Autoplay::new(self.0.clone()))
+            .add_systems(Update, run.in_set(crate::GameSet::Input));
+    }
+}
+
+/// Two plies that end the game, the first a step with a long beam: Silver moves, then Red's
+/// shot lights a Pharaoh (Classic has eight such lines; KHET.md).
+fn find_plan(start: &Position) -> Option<(Move, Move)> {
+    let mut best: Option<(usize, Move, Move)> = None;
+    for m1 in start.legal_moves() {
+        let mut p = *start;
+        p.apply_move(m1);
+        let len = khet_engine::fire(&p, start.side_to_move()).squares().len();
+        let mut after = *start;
+        if after.play_unchecked(m1).is_game_over() || !matches!(m1, Move::Step { .. }) {
+            continue;
+        }
+        for m2 in after.legal_moves() {
+            let mut q = after;
+            if q.play_unchecked(m2).is_game_over() && best.as_ref().is_none_or(|b| len > b.0) {
+                best = Some((len, m1, m2));
+            }
+        }
+    }
+    best.map(|(_, a, b)| (a, b))
+}
+
+fn click_move(
+    mv: Move,
+    clicks: &mut MessageWriter<SquareClicked>,
+    rotate: &mut MessageWriter<RotateSelected>,
+) {
+    clicks.write(SquareClicked(mv.from()));
+    match mv {
+        Move::Rotate { rotation, .. } => {
+            rotate.write(RotateSelected(rotation));
+        }
+        _ => {
+            clicks.write(SquareClicked(mv.to()));
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run(
+    mut auto: ResMut<Autoplay>,
+    game: Option<Res<KhetGame>>,
+    show: Res<Show>,
+    mut clicks: MessageWriter<SquareClicked>,
+    mut rotate: MessageWriter<RotateSelected>,
+    camera: Query<
+        (&Camera, &GlobalTransform),
+        (With<Camera3d>, Without<bevy_egui::PrimaryEguiContext>),
+    >,
+    windows: Query<&Window>,
+    mut commands: Commands,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let Some(game) = game else { return };
+    auto.frames += 1;
+    if auto.started.is_none() {
+        auto.started = Some(Instant::now());
+    }
+    if auto.wait > 0 {
+        auto.wait -= 1;
+        return;
+    }
+    let Ok((cam, cam_tf)) = camera.single() else {
+        return;
+    };
+    let scale = windows.iter().next().map_or(1.0, Window::scale_factor);
+    let screenshot = |auto: &mut Autoplay, name: &str, beam: &[Square], commands: &mut Commands| {
+        let png = auto.dir.join(format!("{name}.png"));
+        let mut text = String::new();
+        for sq in Square::ALL {
+            for (label, y) in [("square", BEAM_HEIGHT), ("tile", 0.0)] {
+                if let Ok(p) = cam.world_to_viewport(cam_tf, square_center(sq) + Vec3::Y * y) {
+                    // Window coordinates (the viewport's offset is included), in physical pixels.
+                    let p = p * scale;
+                    text += &format!("{label} {sq} {:.1} {:.1}\n", p.x, p.y);
+                }
+            }
+        }
+        let lit: Vec<String> = beam.iter().map(ToString::to_string).collect();
+        text += &format!("beam {}\n", lit.join(" "));
+        if let Some(sel) = game.selected {
+            text += &format!("selected {sel}\n");
+        }
+        if let Some(r) = game.game.result() {
+            text += &format!("result {r}\n");
+        }
+        let _ = std::fs::write(auto.dir.join(format!("{name}.txt")), text);
+        commands
+            .spawn(Screenshot::primary_window())
+            .observe(save_to_disk(png.clone()));
+        auto.saved.push(png);
+    };
+    match auto.step {
+        0 => {
+            // Let the window, the scene and the panels settle.
+            if auto.frames < 30 {
+                return;
+            }
+            auto.plan = find_plan(game.game.position());
+            screenshot(&mut auto, "01-initial", &[], &mut commands);
+            auto.step = 1;
+            auto.wait = 5;
+        }
+        1 => {
+            let Some((m1, _)) = auto.plan else {
+                error!("autoplay: no scripted line found");
+                exit.write(AppExit::error());
+                return;
+            };
+            clicks.write(SquareClicked(m1.from()));
+            auto.step = 2;
+            auto.wait = 6;
+        }
+        2 => {
+            screenshot(&mut auto, "02-selected", &[], &mut commands);
+            auto.step = 3;
+            auto.wait = 5;
+        }
+        3 => {
+            // The piece is selected already: the destination click moves it.
+            if let Some((m1, _)) = auto.plan {
+                clicks.write(SquareClicked(m1.to()));
+            }
+            auto.step = 4;
+        }
+        4 => {
+            // Mid-flight: the beam has come at least 40% of its way.
+            if let Phase::Firing { front } = show.phase
+                && front >= 0.4 * show.length
+            {
+                let lit = lit_squares(&show, front);
+                screenshot(&mut auto, "03-beam", &lit, &mut commands);
+                auto.step = 5;
+            }
+        }
+        5 => {
+            if show.phase == Phase::Idle
+                && let Some((_, m2)) = auto.plan
+            {
+                click_move(m2, &mut clicks, &mut rotate);
+                auto.step = 6;
+            }
+        }
+        6 => {
+            if game.game.is_over() && show.phase == Phase::Idle {
+                auto.step = 7;
+                auto.wait = 10;
+            }
+        }
+        7 => {
+            screenshot(&mut auto, "04-gameover", &[], &mut commands);
+            auto.step = 8;
+        }
+        _ => {
+            if auto.saved.iter().all(|p| p.exists()) {
+                let secs = auto.started.map_or(1.0, |s| s.elapsed().as_secs_f64());
+                let fps = auto.frames as f64 / secs;
+                let line = format!("frames {} seconds {secs:.1} fps {fps:.1}\n", auto.frames);
+                let _ = std::fs::write(auto.dir.join("fps.txt"), &line);
+                info!("autoplay done: {line}");
+                exit.write(AppExit::Success);
+            } else if auto.frames > 5000 {
+                exit.write(AppExit::error());
+            }
+        }
+    }
+}
+
+/// The squares the beam has lit so far (its front at `front` squares along the path).
+fn lit_squares(show: &Show, front: f32) -> Vec<Square> {
+    let Some(shot) = &show.shot else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, seg) in shot.segments.iter().enumerate() {
+        let start = show.segment_starts.get(i).copied().unwrap_or(0.0);
+        let mut sq = seg.from;
+        let mut d = start;
+        if sq.is_none() {
+            // Entering over the edge: the first square is half a square in.
+            let mut s = seg.to;
+            while let Some(p) = s.step(seg.dir.opposite()) {
+                s = p;
+            }
+            d += 0.5;
+            if d <= front {
+                out.push(s);
+            }
+            sq = Some(s);
+        }
+        while let Some(s) = sq {
+            if s == seg.to {
+                break;
+            }
+            let next = s.step(seg.dir);
+            d += 1.0;
+            if let Some(n) = next
+                && d <= front - 0.5
+            {
+                out.push(n);
+            }
+            sq = next;
+        }
+    }
+    out
+}

@@ -1,0 +1,51 @@
+//! Khet in 3D: a thin ECS layer over the engine crate, which alone knows the rules.
+//!
+//! [`CorePlugin`] holds the game (one resource wrapping the engine's `Game`), the messages that
+//! change it and the piece entities derived from it; it runs headless (`MinimalPlugins`), which
+//! is how the tests drive whole games. [`ViewPlugin`] adds what a player sees and does: the board
+//! and piece models, the beam, the mouse and keys, the camera, and the egui panels.
+
+use bevy::prelude::*;
+
+pub mod autoplay;
+pub mod board;
+pub mod pieces;
+pub mod setups;
+pub mod state;
+pub mod view;
+
+/// The order of the game's work in a frame.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub enum GameSet {
+    /// Mouse, keys and panels write messages.
+    Input,
+    /// The game resource reads them and moves the show along.
+    Logic,
+    /// Piece entities follow the board.
+    Pieces,
+    /// Meshes, beam and highlights follow the entities.
+    View,
+}
+
+/// The game without any drawing: state, rules (through the engine), entities.
+pub struct CorePlugin;
+
+impl Plugin for CorePlugin {
+    fn build(&self, app: &mut App) {
+        app.configure_sets(
+            Update,
+            (
+                GameSet::Input,
+                GameSet::Logic,
+                GameSet::Pieces,
+                GameSet::View,
+            )
+                .chain(),
+        );
+        state::plugin(app);
+        pieces::plugin(app);
+        setups::plugin(app);
+    }
+}
+
+pub use view::ViewPlugin;

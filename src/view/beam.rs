@@ -1,0 +1,267 @@
+//! The laser beam: a glowing emissive ray (bloom does the glow) that grows square by square along
+//! the engine's traced path, turns at mirrors, splits at an Eye, stops at the hit; then the hit
+//! pieces flash and the beam lingers and fades.
+
+use crate::board::{BEAM_HEIGHT, direction_vec, square_center};
+use crate::pieces::OnSquare;
+use crate::state::{MoveApplied, Phase, Settings, Show, segment_length};
+use crate::view::models::{Models, PieceModel};
+use bevy::prelude::*;
+use khet_engine::{HitEffect, Segment, SegmentEnd};
+
+/// One straight run of the shown beam.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct BeamSegment {
+    pub index: usize,
+    pub segment: Segment,
+    pub start: f32,
+    pub length: f32,
+}
+
+/// The bright tip of a growing segment.
+#[derive(Component)]
+pub struct BeamHead(usize);
+
+/// A flash where the beam hit a piece.
+#[derive(Component)]
+pub struct Burst {
+    elapsed: f32,
+    size: f32,
+}
+
+#[derive(Resource)]
+pub struct BeamAssets {
+    core: Handle<StandardMaterial>,
+    flash: Handle<StandardMaterial>,
+    cube: Handle<Mesh>,
+    ball: Handle<Mesh>,
+}
+
+/// Laser red, far above 1 so bloom makes it glow.
+const BEAM_EMISSIVE: LinearRgba = LinearRgba {
+    red: 30.0,
+    green: 2.0,
+    blue: 1.0,
+    alpha: 1.0,
+};
+const THICKNESS: f32 = 0.09;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Startup, make_assets).add_systems(
+        Update,
+        (spawn_beam, draw_beam, flash_hits, animate_bursts)
+            .chain()
+            .in_set(crate::GameSet::View),
+    );
+}
+
+fn make_assets(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    commands.insert_resource(BeamAssets {
+        core: materials.add(StandardMaterial {
+            base_color: Color::srgb(1.0, 0.3, 0.2),
+            emissive: BEAM_EMISSIVE,
+            unlit: true,
+            ..default()
+        }),
+        flash: materials.add(StandardMaterial {
+            base_color: Color::srgba(1.0, 0.8, 0.5, 0.8),
+            emissive: LinearRgba::rgb(20.0, 6.0, 2.0),
+            alpha_mode: AlphaMode::Blend,
+            unlit: true,
+            ..default()
+        }),
+        cube: meshes.add(Cuboid::new(1.0, 1.0, 1.0)),
+        ball: meshes.add(Sphere::new(0.5)),
+    });
+}
+
+/// Where a segment's light starts: its Sphinx or mirror, or the board edge for a fixed laser.
+fn segment_origin(seg: &Segment) -> Vec3 {
+    let base = match seg.from {
+        Some(f) => square_center(f),
+        None => {
+            let mut s = seg.to;
+            while let Some(p) = s.step(seg.dir.opposite()) {
+                s = p;
+            }
+            square_center(s) - direction_vec(seg.dir) * 0.5
+        }
+    };
+    base + Vec3::Y * BEAM_HEIGHT
+}
+
+fn spawn_beam(
+    mut applied: MessageReader<MoveApplied>,
+    show: Res<Show>,
+    assets: Option<Res<BeamAssets>>,
+    old: Query<Entity, Or<(With<BeamSegment>, With<BeamHead>)>>,
+    mut commands: Commands,
+) {
+    let Some(assets) = assets else { return };
+    if applied.read().last().is_none() {
+        return;
+    }
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let Some(shot) = &show.shot else { return };
+    for (index, segment) in shot.segments.iter().enumerate() {
+        let start = show.segment_starts.get(index).copied().unwrap_or(0.0);
+        commands.spawn((
+            Name::new(format!("Beam segment {index}")),
+            BeamSegment {
+                index,
+                segment: *segment,
+                start,
+                length: segment_length(segment),
+            },
+            Mesh3d(assets.cube.clone()),
+            MeshMaterial3d(assets.core.clone()),
+            Transform::from_scale(Vec3::ZERO),
+            Visibility::Hidden,
+            bevy::picking::Pickable::IGNORE,
+            bevy::light::NotShadowCaster,
+        ));
+        commands.spawn((
+            Name::new(format!("Beam head {index}")),
+            BeamHead(index),
+            Mesh3d(assets.ball.clone()),
+            MeshMaterial3d(assets.core.clone()),
+            Transform::from_scale(Vec3::ZERO),
+            Visibility::Hidden,
+            bevy::picking::Pickable::IGNORE,
+            bevy::light::NotShadowCaster,
+        ));
+    }
+}
+
+fn draw_beam(
+    time: Res<Time>,
+    show: Res<Show>,
+    settings: Res<Settings>,
+    assets: Option<Res<BeamAssets>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut segments: Query<(&BeamSegment, &mut Transform, &mut Visibility), Without<BeamHead>>,
+    mut heads: Query<(&BeamHead, &mut Transform, &mut Visibility), Without<BeamSegment>>,
+) {
+    let Some(assets) = assets else { return };
+    let (front, fade) = match show.phase {
+        Phase::Idle | Phase::Moving { .. } => (-1.0, 0.0),
+        Phase::Firing { front } => (front, 1.0),
+        Phase::Lingering { elapsed } => {
+            let t = (elapsed / settings.linger_seconds.max(0.01)).min(1.0);
+            (f32::INFINITY, (1.0 - t) * (1.0 - t))
+        }
+    };
+    // A shimmer, so the beam looks alive.
+    let shimmer = 0.85 + 0.15 * (time.elapsed_secs() * 23.0).sin();
+    if let Some(mut m) = materials.get_mut(&assets.core) {
+        m.emissive = BEAM_EMISSIVE * (shimmer * fade.max(0.02));
+    }
+    let mut tips = Vec::new();
+    for (seg, mut tf, mut vis) in &mut segments {
+        let visible = (front - seg.start).clamp(0.0, seg.length);
+        if visible <= 0.0 || fade <= 0.0 {
+            *vis = Visibility::Hidden;
+            continue;
+        }
+        *vis = Visibility::Visible;
+        let dir = direction_vec(seg.segment.dir);
+        let origin = segment_origin(&seg.segment);
+        let thickness = THICKNESS * (0.4 + 0.6 * fade);
+        tf.translation = origin + dir * visible / 2.0;
+        tf.scale = if dir.x != 0.0 {
+            Vec3::new(visible, thickness, thickness)
+        } else {
+            Vec3::new(thickness, thickness, visible)
+        };
+        if visible < seg.length {
+            tips.push((seg.index, origin + dir * visible));
+        }
+    }
+    for (head, mut tf, mut vis) in &mut heads {
+        match tips.iter().find(|(i, _)| *i == head.0) {
+            Some(&(_, p)) => {
+                *vis = Visibility::Visible;
+                tf.translation = p;
+                tf.scale = Vec3::splat(0.2);
+            }
+            None => *vis = Visibility::Hidden,
+        }
+    }
+}
+
+/// When a shot lands: a flash on every piece hit; a lit Pharaoh glows.
+fn flash_hits(
+    show: Res<Show>,
+    mut seen: Local<u32>,
+    assets: Option<Res<BeamAssets>>,
+    models: Option<Res<Models>>,
+    pieces: Query<(&OnSquare, &Children)>,
+    mut parts: Query<&mut MeshMaterial3d<StandardMaterial>, With<PieceModel>>,
+    mut commands: Commands,
+) {
+    let (Some(assets), Some(models)) = (assets, models) else {
+        return;
+    };
+    if show.landings == *seen {
+        return;
+    }
+    *seen = show.landings;
+    let Some(shot) = &show.shot else { return };
+    for hit in &shot.hits {
+        let pharaoh = hit.effect == HitEffect::PharaohLit;
+        commands.spawn((
+            Name::new("Burst"),
+            Burst {
+                elapsed: 0.0,
+                size: if pharaoh { 2.6 } else { 1.2 },
+            },
+            Mesh3d(assets.ball.clone()),
+            MeshMaterial3d(assets.flash.clone()),
+            Transform::from_translation(square_center(hit.square) + Vec3::Y * 0.4)
+                .with_scale(Vec3::splat(0.1)),
+            bevy::picking::Pickable::IGNORE,
+            bevy::light::NotShadowCaster,
+        ));
+        if pharaoh {
+            for (on, children) in &pieces {
+                if on.0 == hit.square {
+                    for child in children.iter() {
+                        if let Ok(mut m) = parts.get_mut(child) {
+                            m.0 = models.lit.clone();
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn animate_bursts(
+    time: Res<Time>,
+    mut q: Query<(Entity, &mut Burst, &mut Transform)>,
+    mut commands: Commands,
+) {
+    for (e, mut b, mut tf) in &mut q {
+        b.elapsed += time.delta_secs();
+        let t = (b.elapsed / 0.6).min(1.0);
+        tf.scale = Vec3::splat(0.1 + b.size * t.sqrt());
+        if t >= 1.0 {
+            commands.entity(e).despawn();
+        }
+    }
+}
+
+/// For the screenshot test: where the beam is drawn now.
+pub fn beam_is_visible(show: &Show) -> bool {
+    matches!(show.phase, Phase::Firing { front } if front > 0.0)
+        && show
+            .shot
+            .as_ref()
+            .is_some_and(|s| !s.segments.is_empty() && s.segments[0].end != SegmentEnd::Joined)
+}

@@ -1,0 +1,147 @@
+//! The camera: shows the whole board by default; right-drag orbits, the wheel zooms; it snaps
+//! back (R) or flips to the other side (F). HDR with bloom makes the beam glow.
+
+use bevy::core_pipeline::tonemapping::Tonemapping;
+use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
+use bevy::post_process::bloom::Bloom;
+use bevy::prelude::*;
+use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
+
+/// Orbit around the board centre.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct Orbit {
+    /// 0 looks north from Silver's side; π from Red's.
+    pub yaw: f32,
+    pub pitch: f32,
+    pub distance: f32,
+}
+
+impl Orbit {
+    pub const HOME: Orbit = Orbit {
+        yaw: 0.0,
+        pitch: 0.95,
+        distance: 12.5,
+    };
+
+    fn transform(&self) -> Transform {
+        let dir = Vec3::new(
+            self.yaw.sin() * self.pitch.cos(),
+            self.pitch.sin(),
+            self.yaw.cos() * self.pitch.cos(),
+        );
+        let target = Vec3::new(0.0, 0.0, 0.6 * self.yaw.cos());
+        Transform::from_translation(target + dir * self.distance).looking_at(target, Vec3::Y)
+    }
+}
+
+/// Camera requests from the panels and keys.
+#[derive(Message, Clone, Copy, Debug)]
+pub enum CameraAction {
+    Home,
+    Flip,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.insert_resource(Orbit::HOME)
+        .add_message::<CameraAction>()
+        .add_systems(Startup, spawn_camera)
+        .add_systems(
+            Update,
+            (
+                orbit_with_mouse.run_if(not(egui_wants_any_pointer_input)),
+                camera_keys.run_if(not(egui_wants_any_keyboard_input)),
+                camera_actions,
+                place_camera,
+            )
+                .chain()
+                .in_set(crate::GameSet::View),
+        );
+}
+
+fn spawn_camera(
+    mut commands: Commands,
+    orbit: Res<Orbit>,
+    mut egui_settings: ResMut<bevy_egui::EguiGlobalSettings>,
+) {
+    commands.spawn((
+        Name::new("Board camera"),
+        Camera3d::default(),
+        Tonemapping::TonyMcMapface,
+        Bloom {
+            intensity: 0.3,
+            ..Bloom::NATURAL
+        },
+        orbit.transform(),
+    ));
+    // The panels get a camera of their own, over the whole window, so that the board camera's
+    // viewport can leave the panel's room free.
+    egui_settings.auto_create_primary_context = false;
+    commands.spawn((
+        Name::new("Panel camera"),
+        bevy_egui::PrimaryEguiContext,
+        Camera2d,
+        bevy::camera::visibility::RenderLayers::none(),
+        Camera {
+            order: 1,
+            output_mode: bevy::camera::CameraOutputMode::Write {
+                blend_state: Some(bevy::render::render_resource::BlendState::ALPHA_BLENDING),
+                clear_color: ClearColorConfig::None,
+            },
+            clear_color: ClearColorConfig::Custom(Color::NONE),
+            ..default()
+        },
+    ));
+}
+
+fn orbit_with_mouse(
+    buttons: Res<ButtonInput<MouseButton>>,
+    motion: Res<AccumulatedMouseMotion>,
+    scroll: Res<AccumulatedMouseScroll>,
+    mut orbit: ResMut<Orbit>,
+) {
+    if buttons.pressed(MouseButton::Right) && motion.delta != Vec2::ZERO {
+        orbit.yaw -= motion.delta.x * 0.006;
+        orbit.pitch = (orbit.pitch + motion.delta.y * 0.005).clamp(0.25, 1.5);
+    }
+    if scroll.delta.y != 0.0 {
+        orbit.distance = (orbit.distance * (1.0 - scroll.delta.y * 0.08)).clamp(6.0, 30.0);
+    }
+}
+
+fn camera_keys(keys: Res<ButtonInput<KeyCode>>, mut actions: MessageWriter<CameraAction>) {
+    if keys.just_pressed(KeyCode::KeyR) {
+        actions.write(CameraAction::Home);
+    }
+    if keys.just_pressed(KeyCode::KeyF) {
+        actions.write(CameraAction::Flip);
+    }
+}
+
+fn camera_actions(mut actions: MessageReader<CameraAction>, mut orbit: ResMut<Orbit>) {
+    for action in actions.read() {
+        match action {
+            CameraAction::Home => {
+                let flipped = orbit.yaw.cos() < 0.0;
+                *orbit = Orbit::HOME;
+                if flipped {
+                    orbit.yaw = std::f32::consts::PI;
+                }
+            }
+            CameraAction::Flip => {
+                let back_home = orbit.yaw.cos() < 0.0;
+                *orbit = Orbit::HOME;
+                if !back_home {
+                    orbit.yaw = std::f32::consts::PI;
+                }
+            }
+        }
+    }
+}
+
+fn place_camera(orbit: Res<Orbit>, mut cameras: Query<&mut Transform, With<Camera3d>>) {
+    if orbit.is_changed() {
+        for mut tf in &mut cameras {
+            *tf = orbit.transform();
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! Mouse and keys: clicks on tiles and pieces become [`SquareClicked`] (a click while something
+//! animates skips it); Q / E turn the selected piece, Esc deselects, Space skips, T toggles
+//! "move stack" / "move top". Clicks over egui never reach the board (`bevy_egui`'s picking).
+
+use crate::pieces::{BoardPiece, OnSquare};
+use crate::state::{RotateSelected, Show, SquareClicked, TableAction};
+use crate::view::highlights::Hovered;
+use crate::view::scene::Tile;
+use bevy::picking::events::{Click, Out, Over, Pointer};
+use bevy::picking::pointer::PointerButton;
+use bevy::prelude::*;
+use bevy_egui::input::egui_wants_any_keyboard_input;
+use khet_engine::{Rotation, Square};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (
+            observe_new_targets,
+            keys.run_if(not(egui_wants_any_keyboard_input)),
+        )
+            .in_set(crate::GameSet::Input),
+    );
+}
+
+fn observe_new_targets(
+    tiles: Query<Entity, Added<Tile>>,
+    pieces: Query<Entity, Added<BoardPiece>>,
+    mut commands: Commands,
+) {
+    for e in &tiles {
+        commands
+            .entity(e)
+            .observe(on_tile_click)
+            .observe(on_tile_over)
+            .observe(on_tile_out);
+    }
+    for e in &pieces {
+        commands
+            .entity(e)
+            .observe(on_piece_click)
+            .observe(on_piece_over)
+            .observe(on_tile_out);
+    }
+}
+
+fn click(
+    sq: Square,
+    show: &Show,
+    clicks: &mut MessageWriter<SquareClicked>,
+    actions: &mut MessageWriter<TableAction>,
+) {
+    if show.is_idle() {
+        clicks.write(SquareClicked(sq));
+    } else {
+        actions.write(TableAction::Skip);
+    }
+}
+
+fn on_tile_click(
+    event: On<Pointer<Click>>,
+    tiles: Query<&Tile>,
+    show: Res<Show>,
+    mut clicks: MessageWriter<SquareClicked>,
+    mut actions: MessageWriter<TableAction>,
+) {
+    if event.event.button != PointerButton::Primary {
+        return;
+    }
+    if let Ok(tile) = tiles.get(event.entity) {
+        click(tile.0, &show, &mut clicks, &mut actions);
+    }
+}
+
+fn on_piece_click(
+    mut event: On<Pointer<Click>>,
+    pieces: Query<&OnSquare>,
+    show: Res<Show>,
+    mut clicks: MessageWriter<SquareClicked>,
+    mut actions: MessageWriter<TableAction>,
+) {
+    event.propagate(false);
+    if event.event.button != PointerButton::Primary {
+        return;
+    }
+    // A piece being removed has no square any more: the click means nothing.
+    if let Ok(on) = pieces.get(event.entity) {
+        click(on.0, &show, &mut clicks, &mut actions);
+    }
+}
+
+fn on_tile_over(event: On<Pointer<Over>>, tiles: Query<&Tile>, mut hovered: ResMut<Hovered>) {
+    if let Ok(tile) = tiles.get(event.entity) {
+        hovered.0 = Some(tile.0);
+    }
+}
+
+fn on_piece_over(
+    mut event: On<Pointer<Over>>,
+    pieces: Query<&OnSquare>,
+    mut hovered: ResMut<Hovered>,
+) {
+    event.propagate(false);
+    if let Ok(on) = pieces.get(event.entity) {
+        hovered.0 = Some(on.0);
+    }
+}
+
+fn on_tile_out(_event: On<Pointer<Out>>, mut hovered: ResMut<Hovered>) {
+    hovered.0 = None;
+}
+
+fn keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut rotate: MessageWriter<RotateSelected>,
+    mut actions: MessageWriter<TableAction>,
+) {
+    if keys.just_pressed(KeyCode::KeyQ) {
+        rotate.write(RotateSelected(Rotation::Anticlockwise));
+    }
+    if keys.just_pressed(KeyCode::KeyE) {
+        rotate.write(RotateSelected(Rotation::Clockwise));
+    }
+    if keys.just_pressed(KeyCode::Escape) {
+        actions.write(TableAction::Deselect);
+    }
+    if keys.just_pressed(KeyCode::Space) {
+        actions.write(TableAction::Skip);
+    }
+    if keys.just_pressed(KeyCode::KeyT) {
+        actions.write(TableAction::ToggleStackMode);
+    }
+}

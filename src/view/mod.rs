@@ -1,0 +1,30 @@
+//! What a player sees and does: board and pieces, the beam, highlights, mouse and keys, the
+//! camera, and the egui panels. Each file is one feature with its own `plugin` function.
+
+use bevy::prelude::*;
+
+pub mod beam;
+pub mod camera;
+pub mod highlights;
+pub mod input;
+pub mod models;
+pub mod scene;
+pub mod ui;
+
+pub struct ViewPlugin;
+
+impl Plugin for ViewPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins((
+            bevy::picking::mesh_picking::MeshPickingPlugin,
+            bevy_egui::EguiPlugin::default(),
+        ));
+        scene::plugin(app);
+        models::plugin(app);
+        camera::plugin(app);
+        beam::plugin(app);
+        highlights::plugin(app);
+        input::plugin(app);
+        ui::plugin(app);
+    }
+}

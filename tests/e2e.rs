@@ -1,0 +1,241 @@
+//! The real game window under Xvfb with Mesa's software Vulkan: a scripted opening (the game's
+//! `--autoplay` mode) saves screenshots, and this test checks what a player would see in them:
+//! a board that is drawn, a selected piece with its highlights, the beam along the engine's path
+//! mid-flight, and the game-over window with the lit Pharaoh.
+//!
+//! Needs `xvfb-run` and `mesa-vulkan-drivers` (`.ci/run` installs them). Set `KHET_SKIP_E2E=1`
+//! to skip it on a machine without them; it fails, rather than passes silently, otherwise.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct Image {
+    width: usize,
+    height: usize,
+    rgb: Vec<[u8; 3]>,
+}
+
+impl Image {
+    fn load(path: &Path) -> Image {
+        let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+            .read_info()
+            .expect("a PNG");
+        let mut buf = vec![0; reader.output_buffer_size().expect("a frame size")];
+        let info = reader.next_frame(&mut buf).expect("a frame");
+        let channels = info.color_type.samples();
+        let (width, height) = (info.width as usize, info.height as usize);
+        let mut rgb = Vec::with_capacity(width * height);
+        for y in 0..height {
+            let row = &buf[y * info.line_size..];
+            for x in 0..width {
+                let p = &row[x * channels..];
+                rgb.push([p[0], p[1], p[2]]);
+            }
+        }
+        Image { width, height, rgb }
+    }
+
+    fn at(&self, x: i64, y: i64) -> Option<[u8; 3]> {
+        if x < 0 || y < 0 || x as usize >= self.width || y as usize >= self.height {
+            return None;
+        }
+        Some(self.rgb[y as usize * self.width + x as usize])
+    }
+
+    /// Whether some pixel within `r` of (x, y) passes `test`.
+    fn any_near(&self, (x, y): (f32, f32), r: i64, test: impl Fn([u8; 3]) -> bool) -> bool {
+        let (x, y) = (x.round() as i64, y.round() as i64);
+        (-r..=r).any(|dy| (-r..=r).any(|dx| self.at(x + dx, y + dy).is_some_and(&test)))
+    }
+}
+
+/// The text file beside a screenshot: where squares are on screen, and what was shown.
+struct Sidecar {
+    square: HashMap<String, (f32, f32)>,
+    tile: HashMap<String, (f32, f32)>,
+    lines: HashMap<String, String>,
+}
+
+impl Sidecar {
+    fn load(path: &Path) -> Sidecar {
+        let text =
+            std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut s = Sidecar {
+            square: HashMap::new(),
+            tile: HashMap::new(),
+            lines: HashMap::new(),
+        };
+        for line in text.lines() {
+            let parts: Vec<&str> = line.split_whitespace().collect();
+            match parts.as_slice() {
+                ["square", sq, x, y] => {
+                    s.square
+                        .insert(sq.to_string(), (x.parse().unwrap(), y.parse().unwrap()));
+                }
+                ["tile", sq, x, y] => {
+                    s.tile
+                        .insert(sq.to_string(), (x.parse().unwrap(), y.parse().unwrap()));
+                }
+                [key, rest @ ..] => {
+                    s.lines.insert(key.to_string(), rest.join(" "));
+                }
+                [] => {}
+            }
+        }
+        s
+    }
+}
+
+fn beam_colored(p: [u8; 3]) -> bool {
+    p[0] >= 200 && p[0] as i32 - p[1] as i32 >= 50 && p[0] as i32 - p[2] as i32 >= 50
+}
+
+fn run_autoplay() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("khet-e2e-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let status = Command::new("timeout")
+        .args(["900", "xvfb-run", "-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_khet"))
+        .arg("--autoplay")
+        .arg(&dir)
+        .status()
+        .expect("timeout and xvfb-run run");
+    assert!(status.success(), "the scripted game failed: {status}");
+    dir
+}
+
+#[test]
+fn the_real_window_shows_the_game() {
+    if std::env::var_os("KHET_SKIP_E2E").is_some() {
+        eprintln!("skipped: KHET_SKIP_E2E is set");
+        return;
+    }
+    let has_xvfb = Command::new("sh")
+        .args(["-c", "command -v xvfb-run"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        has_xvfb,
+        "xvfb-run is missing: apt-get install xvfb mesa-vulkan-drivers, or set KHET_SKIP_E2E=1"
+    );
+    let dir = run_autoplay();
+
+    // 1. The initial board is drawn: tiles of empty squares show the board, not the background.
+    let img = Image::load(&dir.join("01-initial.png"));
+    let side = Sidecar::load(&dir.join("01-initial.txt"));
+    assert_eq!((img.width, img.height), (1280, 800));
+    let lit_tiles = ["d3", "e3", "f6", "g7", "b2", "e6"]
+        .iter()
+        .filter(|sq| {
+            img.any_near(side.tile[**sq], 3, |p| {
+                p.iter().map(|&c| c as u32).sum::<u32>() > 300
+            })
+        })
+        .count();
+    assert!(
+        lit_tiles >= 5,
+        "the board is not drawn where the squares are ({lit_tiles}/6 tiles lit)"
+    );
+    let mut colors: Vec<[u8; 3]> = img.rgb.iter().step_by(7).copied().collect();
+    colors.sort_unstable();
+    colors.dedup();
+    assert!(
+        colors.len() > 2000,
+        "the picture is nearly blank ({} colours)",
+        colors.len()
+    );
+
+    // 2. A selected piece: a gold ring on its square, green dots on its destinations.
+    let img = Image::load(&dir.join("02-selected.png"));
+    let side = Sidecar::load(&dir.join("02-selected.txt"));
+    let selected = side
+        .lines
+        .get("selected")
+        .expect("a piece was selected")
+        .clone();
+    let gold = |p: [u8; 3]| p[0] >= 200 && p[1] >= 140 && (p[2] as i32) < p[1] as i32 - 60;
+    assert!(
+        img.any_near(side.tile[&selected], 45, gold),
+        "no selection ring around {selected}"
+    );
+    let green = |p: [u8; 3]| {
+        p[1] >= 150 && p[1] as i32 - p[0] as i32 >= 60 && p[1] as i32 - p[2] as i32 >= 40
+    };
+    let dots = side
+        .tile
+        .values()
+        .filter(|&&t| img.any_near(t, 4, green))
+        .count();
+    assert!(dots >= 2, "no destination highlights ({dots})");
+
+    // 3. The beam mid-flight: beam-coloured pixels along the squares it has lit so far.
+    let img = Image::load(&dir.join("03-beam.png"));
+    let side = Sidecar::load(&dir.join("03-beam.txt"));
+    let path: Vec<String> = side
+        .lines
+        .get("beam")
+        .map(|b| b.split_whitespace().map(String::from).collect())
+        .unwrap_or_default();
+    assert!(
+        path.len() >= 4,
+        "the beam had lit too few squares: {path:?}"
+    );
+    let on_beam = path
+        .iter()
+        .filter(|sq| img.any_near(side.square[*sq], 6, beam_colored))
+        .count();
+    assert!(
+        on_beam * 10 >= path.len() * 7,
+        "beam pixels on only {on_beam} of {} squares of {path:?}",
+        path.len()
+    );
+    // And not everywhere: squares far from the path show no beam.
+    let off_beam = ["a1", "b3", "c2", "d2", "a3"]
+        .iter()
+        .filter(|sq| img.any_near(side.square[**sq], 2, beam_colored))
+        .count();
+    assert!(off_beam <= 1, "beam colour where no beam is ({off_beam})");
+
+    // 4. Game over: the window with the result, and the lit Pharaoh glowing.
+    let img = Image::load(&dir.join("04-gameover.png"));
+    let side = Sidecar::load(&dir.join("04-gameover.txt"));
+    let result = side.lines.get("result").expect("the game is over").clone();
+    assert!(
+        result.contains("wins") || result.contains("Draw"),
+        "{result}"
+    );
+    // egui's window: a dark, grey, even block in the middle of the screen.
+    let center = (img.width as i64 / 2, img.height as i64 / 2);
+    let mut grey = 0;
+    for dy in -10..10 {
+        for dx in -60..60 {
+            if let Some(p) = img.at(center.0 + dx, center.1 + dy) {
+                let (lo, hi) = (*p.iter().min().unwrap(), *p.iter().max().unwrap());
+                if hi < 90 && hi - lo < 12 {
+                    grey += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        grey > 1200,
+        "no game-over window in the middle ({grey} grey pixels of 2400)"
+    );
+    // The lit Pharaoh glows warm white.
+    let glow = |p: [u8; 3]| p[0] >= 245 && p[1] >= 215 && p[2] >= 160;
+    let glowing = side
+        .square
+        .values()
+        .filter(|&&s| img.any_near(s, 12, glow))
+        .count();
+    assert!(glowing >= 1, "no lit Pharaoh glows");
+    // Nothing else on the board is that bright.
+    assert!(glowing <= 3, "{glowing} squares glow");
+
+    let fps = std::fs::read_to_string(dir.join("fps.txt")).unwrap_or_default();
+    eprintln!("autoplay: {fps}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,328 @@
+//! Whole games driven headless (`MinimalPlugins` + the game's core plugin, no renderer) through
+//! the same messages the mouse, keys and panels write; after every step the piece entities must
+//! match the engine's position exactly.
+
+use bevy::prelude::*;
+use khet::CorePlugin;
+use khet::pieces::{BoardPiece, Dying, Facing, Mirror, OnSquare};
+use khet::state::{
+    GameEnded, KhetGame, MoveRequested, NewGameRequested, NewGameSpec, Phase, Player,
+    RotateSelected, Settings, Show, SquareClicked, TableAction,
+};
+use khet_engine::{
+    Color as Side, DrawReason, GameResult, Kind, Move, Rotation, Rules, Square, WinReason,
+};
+
+fn sq(s: &str) -> Square {
+    s.parse().unwrap()
+}
+
+/// A headless app with Classic set up; animations instant unless `speed` says otherwise.
+fn app(speed: f32) -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins).add_plugins(CorePlugin);
+    app.insert_resource(Settings {
+        speed,
+        ..Settings::default()
+    });
+    app.update();
+    app.update();
+    app
+}
+
+fn game(app: &App) -> &KhetGame {
+    app.world().resource::<KhetGame>()
+}
+
+fn send<M: Message>(app: &mut App, m: M) {
+    app.world_mut().write_message(m);
+    app.update();
+    app.update();
+}
+
+/// The entities on the board, as (square, piece), sorted.
+fn entity_board(app: &mut App) -> Vec<(Square, khet_engine::Piece)> {
+    let mut q = app
+        .world_mut()
+        .query_filtered::<(&OnSquare, &BoardPiece), Without<Dying>>();
+    let mut v: Vec<_> = q.iter(app.world()).map(|(s, p)| (s.0, p.0)).collect();
+    v.sort_by_key(|(s, _)| *s);
+    v
+}
+
+fn assert_entities_match(app: &mut App) {
+    let engine: Vec<_> = game(app).game.position().pieces().collect();
+    assert_eq!(entity_board(app), engine, "entities and engine disagree");
+    // Mirror and facing components agree with the pieces.
+    let mut q = app
+        .world_mut()
+        .query::<(&BoardPiece, Option<&Mirror>, Option<&Facing>)>();
+    for (bp, mirror, facing) in q.iter(app.world()) {
+        assert_eq!(mirror.map(|m| m.0), bp.0.mirror());
+        assert_eq!(facing.map(|f| f.0), bp.0.facing());
+    }
+}
+
+fn click(app: &mut App, s: &str) {
+    send(app, SquareClicked(sq(s)));
+}
+
+#[test]
+fn select_and_move_with_clicks() {
+    let mut app = app(0.0);
+    assert_entities_match(&mut app);
+    assert_eq!(entity_board(&mut app).len(), 26);
+    click(&mut app, "h2");
+    assert_eq!(game(&app).selected, Some(sq("h2")));
+    assert!(game(&app).selected_moves().len() > 2);
+    click(&mut app, "h3");
+    assert_eq!(game(&app).game.turns().len(), 1);
+    assert_eq!(game(&app).game.side_to_move(), Side::Red);
+    assert_eq!(game(&app).selected, None);
+    assert_entities_match(&mut app);
+    // An illegal click says why and changes nothing.
+    click(&mut app, "c7");
+    click(&mut app, "c5");
+    assert!(
+        game(&app).status.contains("Not a move"),
+        "{}",
+        game(&app).status
+    );
+    assert_eq!(game(&app).game.turns().len(), 1);
+    // Clicking the other side's piece explains whose turn it is.
+    send(&mut app, TableAction::Deselect);
+    click(&mut app, "e4");
+    assert!(
+        game(&app).status.contains("Red is to move"),
+        "{}",
+        game(&app).status
+    );
+}
+
+#[test]
+fn rotate_the_selected_piece() {
+    let mut app = app(0.0);
+    click(&mut app, "h2");
+    send(&mut app, RotateSelected(Rotation::Clockwise));
+    let turn = game(&app).game.last_turn().cloned().unwrap();
+    assert_eq!(
+        turn.mv,
+        Move::Rotate {
+            at: sq("h2"),
+            rotation: Rotation::Clockwise
+        }
+    );
+    assert_entities_match(&mut app);
+    let mut q = app.world_mut().query::<(&OnSquare, &Mirror)>();
+    let mirror = q
+        .iter(app.world())
+        .find(|(s, _)| s.0 == sq("h2"))
+        .map(|(_, m)| m.0);
+    assert_eq!(mirror, Some(khet_engine::Diagonal::SE));
+}
+
+#[test]
+fn the_shot_removes_the_hit_entity() {
+    let mut app = app(0.0);
+    // Silver turns its Sphinx west: the beam runs along rank 1 into the back of f1's Anubis.
+    click(&mut app, "j1");
+    send(&mut app, RotateSelected(Rotation::Anticlockwise));
+    let turn = game(&app).game.last_turn().cloned().unwrap();
+    assert_eq!(turn.shot.hits.len(), 1);
+    assert_eq!(turn.shot.hits[0].square, sq("f1"));
+    assert_eq!(game(&app).lost[Side::Silver.index()].len(), 1);
+    assert_entities_match(&mut app);
+    assert_eq!(entity_board(&mut app).len(), 25);
+    assert!(!entity_board(&mut app).iter().any(|(s, _)| *s == sq("f1")));
+}
+
+#[test]
+fn the_hit_piece_stays_until_the_beam_lands_and_input_waits() {
+    let mut app = app(1.0);
+    click(&mut app, "j1");
+    send(&mut app, RotateSelected(Rotation::Anticlockwise));
+    assert!(!app.world().resource::<Show>().is_idle());
+    // While the move and shot animate, the Anubis is still shown and clicks are ignored.
+    assert!(
+        entity_board(&mut app)
+            .iter()
+            .any(|(s, p)| *s == sq("f1") && p.kind() == Kind::Anubis)
+    );
+    click(&mut app, "e8");
+    assert_eq!(game(&app).selected, None);
+    // Skip completes it at once.
+    send(&mut app, TableAction::Skip);
+    send(&mut app, TableAction::Skip);
+    assert!(app.world().resource::<Show>().is_idle());
+    assert_entities_match(&mut app);
+}
+
+#[test]
+fn a_pharaoh_hit_ends_the_game() {
+    let mut app = app(0.0);
+    // Silver c5-b6, then Red e5-e6 turns its own beam into its Pharaoh.
+    click(&mut app, "c5");
+    click(&mut app, "b6");
+    click(&mut app, "e5");
+    click(&mut app, "e6");
+    let result = game(&app).game.result();
+    assert_eq!(
+        result,
+        Some(GameResult::Win {
+            winner: Side::Silver,
+            reason: WinReason::PharaohHit
+        })
+    );
+    let ended: Vec<GameEnded> = app
+        .world_mut()
+        .resource_mut::<Messages<GameEnded>>()
+        .drain()
+        .collect();
+    assert!(ended.iter().any(|e| e.0 == result.unwrap()));
+    assert!(
+        game(&app).status.contains("Silver wins"),
+        "{}",
+        game(&app).status
+    );
+    assert_entities_match(&mut app);
+    // No more moves.
+    click(&mut app, "h2");
+    assert_eq!(game(&app).selected, None);
+}
+
+#[test]
+fn draw_offers_are_answered() {
+    let mut app = app(0.0);
+    send(&mut app, TableAction::OfferDraw);
+    assert_eq!(game(&app).draw_offer, Some(Side::Silver));
+    send(&mut app, TableAction::DeclineDraw);
+    assert_eq!(game(&app).draw_offer, None);
+    assert!(game(&app).game.result().is_none());
+    click(&mut app, "h2");
+    click(&mut app, "h3");
+    send(&mut app, TableAction::OfferDraw);
+    assert_eq!(game(&app).draw_offer, Some(Side::Red));
+    send(&mut app, TableAction::AcceptDraw);
+    assert_eq!(
+        game(&app).game.result(),
+        Some(GameResult::Draw {
+            reason: DrawReason::Agreement
+        })
+    );
+}
+
+#[test]
+fn a_repetition_draw_is_claimed() {
+    let mut app = app(0.0);
+    send(&mut app, TableAction::ClaimDraw);
+    assert!(game(&app).game.result().is_none());
+    assert!(
+        game(&app).status.contains("No draw"),
+        "{}",
+        game(&app).status
+    );
+    for _ in 0..2 {
+        for (a, b) in [("e1", "e2"), ("f8", "f7"), ("e2", "e1"), ("f7", "f8")] {
+            click(&mut app, a);
+            click(&mut app, b);
+            assert_entities_match(&mut app);
+        }
+    }
+    assert!(game(&app).game.can_claim_draw());
+    send(&mut app, TableAction::ClaimDraw);
+    assert_eq!(
+        game(&app).game.result(),
+        Some(GameResult::Draw {
+            reason: DrawReason::Repetition
+        })
+    );
+}
+
+#[test]
+fn resign_and_new_game() {
+    let mut app = app(0.0);
+    send(&mut app, TableAction::Resign);
+    assert_eq!(
+        game(&app).game.result(),
+        Some(GameResult::Win {
+            winner: Side::Red,
+            reason: WinReason::Resignation
+        })
+    );
+    let library = app.world().resource::<khet::setups::SetupLibrary>();
+    let setup = library
+        .find("khet1/dynasty")
+        .cloned()
+        .expect("the Khet 1.0 Dynasty setup loads");
+    send(
+        &mut app,
+        NewGameRequested(NewGameSpec {
+            setup,
+            rules: Rules::default(),
+            players: [Player::Person; 2],
+        }),
+    );
+    assert!(game(&app).game.result().is_none());
+    assert_eq!(game(&app).setup_name, "Dynasty (Khet 1.0)");
+    assert_entities_match(&mut app);
+}
+
+#[test]
+fn obelisk_stacks_move_whole_or_top() {
+    let mut app = app(0.0);
+    let library = app.world().resource::<khet::setups::SetupLibrary>();
+    let setup = library.find("khet1/classic").cloned().unwrap();
+    send(
+        &mut app,
+        NewGameRequested(NewGameSpec {
+            setup,
+            rules: Rules::default(),
+            players: [Player::Person; 2],
+        }),
+    );
+    // d1 holds a stack: move its top to d2, leaving one behind.
+    click(&mut app, "d1");
+    send(&mut app, TableAction::ToggleStackMode);
+    click(&mut app, "d2");
+    assert!(matches!(
+        game(&app).game.last_turn().map(|t| t.mv),
+        Some(Move::Unstack { .. })
+    ));
+    assert_entities_match(&mut app);
+    // Red moves; then Silver stacks them again by stepping the single one onto its partner.
+    click(&mut app, "h8");
+    click(&mut app, "h7");
+    click(&mut app, "d2");
+    click(&mut app, "d1");
+    assert_eq!(
+        game(&app)
+            .game
+            .position()
+            .piece_at(sq("d1"))
+            .map(khet_engine::Piece::height),
+        Some(2)
+    );
+    assert_entities_match(&mut app);
+}
+
+#[test]
+fn a_scripted_game_keeps_entities_in_step() {
+    let mut app = app(0.0);
+    let mut seed = 7u64;
+    for _ in 0..60 {
+        let moves = game(&app).game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mv = moves[(seed >> 33) as usize % moves.len()];
+        send(&mut app, MoveRequested(mv));
+        assert_eq!(app.world().resource::<Show>().phase, Phase::Idle);
+        assert_entities_match(&mut app);
+        if game(&app).game.is_over() {
+            break;
+        }
+    }
+}
