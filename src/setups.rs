@@ -62,6 +62,16 @@ impl SetupLibrary {
     /// Reads `setups/` (from the working directory, else beside the sources, else built in) and
     /// the player's folder (`$KHET_SETUPS`, else `~/.config/khet/setups`).
     pub fn load() -> SetupLibrary {
+        let own_dir = std::env::var_os("KHET_SETUPS")
+            .map(PathBuf::from)
+            .or_else(|| {
+                std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config/khet/setups"))
+            });
+        SetupLibrary::load_with(own_dir)
+    }
+
+    /// [`SetupLibrary::load`] with the player's folder given.
+    pub fn load_with(own_dir: Option<PathBuf>) -> SetupLibrary {
         let mut listings = Vec::new();
         let candidates = [
             PathBuf::from("setups"),
@@ -94,11 +104,6 @@ impl SetupLibrary {
                 }
             }
         }
-        let own_dir = std::env::var_os("KHET_SETUPS")
-            .map(PathBuf::from)
-            .or_else(|| {
-                std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config/khet/setups"))
-            });
         if let Some(dir) = own_dir.as_ref().filter(|d| d.is_dir()) {
             for e in load_dir(dir) {
                 let label = format!(

@@ -326,3 +326,36 @@ fn a_scripted_game_keeps_entities_in_step() {
         }
     }
 }
+
+#[test]
+fn the_setup_list_shows_broken_files_with_their_error() {
+    let dir = std::env::temp_dir().join(format!("khet-setups-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut mine = khet_engine::Setup::from_position(
+        "Mine",
+        "a test",
+        &khet::setups::SetupLibrary::load_with(None)
+            .classic()
+            .position,
+    );
+    mine.name = "Mine".into();
+    std::fs::write(dir.join("mine.ron"), mine.to_ron()).unwrap();
+    std::fs::write(dir.join("broken.ron"), "Setup(\n    name: \"Broken\",\n    edition: Khet2,\n    pieces: [\n        Pharaoh(Red, \"j8\"),\n    ],\n)\n").unwrap();
+    let library = khet::setups::SetupLibrary::load_with(Some(dir.clone()));
+    let official = library
+        .listings
+        .iter()
+        .filter(|l| !l.own && l.setup.is_ok())
+        .count();
+    assert_eq!(official, 8);
+    let own: Vec<_> = library.listings.iter().filter(|l| l.own).collect();
+    assert_eq!(own.len(), 2);
+    let broken = own.iter().find(|l| l.label.contains("broken")).unwrap();
+    let err = broken.setup.as_ref().unwrap_err().to_string();
+    assert!(
+        err.contains("broken.ron:5:") && err.contains("reserved for Silver"),
+        "{err}"
+    );
+    assert!(library.find("my: mine").is_some_and(|s| s.name == "Mine"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
