@@ -7,6 +7,7 @@
 
 use bevy::prelude::*;
 
+pub mod ai;
 pub mod autoplay;
 pub mod board;
 pub mod pieces;
@@ -43,6 +44,7 @@ impl Plugin for CorePlugin {
                 .chain(),
         );
         state::plugin(app);
+        ai::plugin(app);
         pieces::plugin(app);
         setups::plugin(app);
     }

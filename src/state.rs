@@ -12,7 +12,12 @@ use khet_engine::{
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Player {
     Person,
+    Computer(khet_engine::Level),
 }
+
+/// The state's own systems, for ordering the computer after them.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Flow;
 
 /// What a new game starts from.
 #[derive(Clone, Debug)]
@@ -198,6 +203,8 @@ pub struct Show {
     pub replay: bool,
     /// Complete the animation at once ("skip").
     pub skip: bool,
+    /// Extra time the moved piece is shown before the laser fires (the computer's moves).
+    pub pause: f32,
     /// How many shots have landed (not counting replays): the view flashes the hits of each.
     pub landings: u32,
 }
@@ -299,7 +306,11 @@ fn new_game(
 }
 
 fn human_to_move(game: &KhetGame) -> bool {
-    game.spec.players[game.game.side_to_move().index()] == Player::Person
+    human_to_move_side(game, game.game.side_to_move())
+}
+
+fn human_to_move_side(game: &KhetGame, side: Side) -> bool {
+    game.spec.players[side.index()] == Player::Person
 }
 
 /// Clicks select a piece of the side to move, or move the selected one.
@@ -413,6 +424,18 @@ fn table_actions(
                         "{side} offers a draw; {} may accept or decline.",
                         side.other()
                     );
+                    // A computer accepts only when its evaluation says it is not ahead.
+                    if let Player::Computer(_) = game.spec.players[side.other().index()] {
+                        game.draw_offer = None;
+                        if crate::ai::quick_score(game.game.position()) >= 0 {
+                            result = game.game.agree_draw().ok();
+                        } else {
+                            game.status = format!(
+                                "{} (computer) declines the draw: it is ahead.",
+                                side.other()
+                            );
+                        }
+                    }
                 }
             }
             TableAction::AcceptDraw => {
@@ -493,6 +516,11 @@ fn play_moves(
                     segment_starts: starts,
                     replay: false,
                     skip: false,
+                    pause: if human_to_move_side(&game, turn.color) {
+                        0.0
+                    } else {
+                        0.3
+                    },
                     landings: show.landings,
                 };
                 applied.write(MoveApplied { turn, fired_on });
@@ -517,7 +545,7 @@ fn advance_show(
             Phase::Idle => break,
             Phase::Moving { elapsed } => {
                 let e = elapsed + dt;
-                if e >= settings.move_seconds {
+                if e >= settings.move_seconds + show.pause {
                     Phase::Firing { front: 0.0 }
                 } else {
                     Phase::Moving { elapsed: e }

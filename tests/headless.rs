@@ -359,3 +359,162 @@ fn the_setup_list_shows_broken_files_with_their_error() {
     assert!(library.find("my: mine").is_some_and(|s| s.name == "Mine"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Updates until `done` holds (the computer thinks on a background thread), at most ~20 s.
+fn update_until(app: &mut App, done: impl Fn(&App) -> bool) -> bool {
+    for _ in 0..4000 {
+        if done(app) {
+            return true;
+        }
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    done(app)
+}
+
+fn start(app: &mut App, players: [Player; 2]) {
+    let setup = app
+        .world()
+        .resource::<khet::setups::SetupLibrary>()
+        .classic();
+    send(
+        app,
+        NewGameRequested(NewGameSpec {
+            setup,
+            rules: Rules::default(),
+            players,
+        }),
+    );
+}
+
+#[test]
+fn the_computer_answers_a_person_without_blocking() {
+    let mut app = app(0.0);
+    start(
+        &mut app,
+        [
+            Player::Person,
+            Player::Computer(khet_engine::Level::Beginner),
+        ],
+    );
+    click(&mut app, "h2");
+    click(&mut app, "h3");
+    assert_eq!(game(&app).game.turns().len(), 1);
+    // Clicks for Red are refused while the computer has the move.
+    click(&mut app, "e8");
+    assert_eq!(game(&app).selected, None);
+    assert!(
+        update_until(&mut app, |a| game(a).game.turns().len() == 2),
+        "the computer did not move"
+    );
+    assert_eq!(game(&app).game.turns()[1].color, Side::Red);
+    assert_entities_match(&mut app);
+}
+
+#[test]
+fn computer_against_computer_plays_a_whole_game() {
+    let mut app = app(0.0);
+    let level = khet_engine::Level::Beginner;
+    start(&mut app, [Player::Computer(level), Player::Computer(level)]);
+    let finished = update_until(&mut app, |a| {
+        game(a).game.is_over() || game(a).game.turns().len() >= 40
+    });
+    assert!(
+        finished,
+        "stalled after {} plies",
+        game(&app).game.turns().len()
+    );
+    assert!(game(&app).game.turns().len() >= 2);
+    update_until(&mut app, |a| {
+        a.world().resource::<Show>().is_idle()
+            && a.world().get_resource::<khet::ai::Thinking>().is_none()
+    });
+    assert_entities_match(&mut app);
+}
+
+#[test]
+fn a_new_game_stops_the_computer_thinking() {
+    let mut app = app(0.0);
+    start(
+        &mut app,
+        [Player::Computer(khet_engine::Level::Master), Player::Person],
+    );
+    assert!(update_until(&mut app, |a| a
+        .world()
+        .get_resource::<khet::ai::Thinking>()
+        .is_some()));
+    start(&mut app, [Player::Person, Player::Person]);
+    assert!(app.world().get_resource::<khet::ai::Thinking>().is_none());
+    assert_eq!(game(&app).game.turns().len(), 0);
+    // Nothing arrives from the stopped search.
+    for _ in 0..50 {
+        app.update();
+    }
+    assert_eq!(game(&app).game.turns().len(), 0);
+}
+
+#[test]
+fn the_computer_accepts_a_draw_only_when_not_ahead() {
+    let mut app = app(0.0);
+    start(
+        &mut app,
+        [
+            Player::Person,
+            Player::Computer(khet_engine::Level::Beginner),
+        ],
+    );
+    // At the start nobody is ahead: the computer accepts.
+    send(&mut app, TableAction::OfferDraw);
+    assert_eq!(
+        game(&app).game.result().ok_or(game(&app).status.clone()),
+        Ok(GameResult::Draw {
+            reason: DrawReason::Agreement
+        })
+    );
+    // A Silver Pyramid lost: Red is ahead and declines.
+    start(
+        &mut app,
+        [
+            Player::Person,
+            Player::Computer(khet_engine::Level::Beginner),
+        ],
+    );
+    let mut p = *game(&app).game.position();
+    p.put(sq("h2"), None);
+    p.put(sq("c4"), None);
+    let spec = NewGameSpec {
+        setup: khet_engine::Setup::from_position("Lopsided", "", &p),
+        rules: Rules::default(),
+        players: [
+            Player::Person,
+            Player::Computer(khet_engine::Level::Beginner),
+        ],
+    };
+    send(&mut app, NewGameRequested(spec));
+    send(&mut app, TableAction::OfferDraw);
+    assert!(game(&app).game.result().is_none());
+    assert!(
+        game(&app).status.contains("declines"),
+        "{}",
+        game(&app).status
+    );
+}
+
+#[test]
+fn a_hint_names_a_legal_move() {
+    let mut app = app(0.0);
+    send(&mut app, khet::ai::HintRequested);
+    assert!(update_until(&mut app, |a| a
+        .world()
+        .resource::<khet::ai::Hint>()
+        .0
+        .is_some()));
+    let (at, mv) = app.world().resource::<khet::ai::Hint>().0.unwrap();
+    assert_eq!(&at, game(&app).game.position());
+    assert!(at.is_legal(mv));
+    assert!(
+        game(&app).status.starts_with("Hint"),
+        "{}",
+        game(&app).status
+    );
+}

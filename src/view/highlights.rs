@@ -67,6 +67,7 @@ fn refresh(
     game: Option<Res<KhetGame>>,
     show: Res<Show>,
     hovered: Res<Hovered>,
+    hint: Res<crate::ai::Hint>,
     assets: Option<Res<HighlightAssets>>,
     old: Query<Entity, With<Highlight>>,
     mut commands: Commands,
@@ -74,7 +75,7 @@ fn refresh(
     let (Some(game), Some(a)) = (game, assets) else {
         return;
     };
-    if !(game.is_changed() || show.is_changed() || hovered.is_changed()) {
+    if !(game.is_changed() || show.is_changed() || hovered.is_changed() || hint.is_changed()) {
         return;
     }
     for e in &old {
@@ -101,6 +102,12 @@ fn refresh(
     }
     if !show.is_idle() {
         return;
+    }
+    if let Some((at, mv)) = hint.0
+        && &at == game.game.position()
+    {
+        put(mv.from(), &a.ring, &a.swap, 0.08);
+        put(mv.to(), &a.flat, &a.last, 0.014);
     }
     if let Some(sel) = game.selected {
         put(sel, &a.ring, &a.selected, 0.08);

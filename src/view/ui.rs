@@ -14,7 +14,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use khet_engine::{
-    Color as Side, Edition, File, Kind, Position, Rank, Rotation, Rules, Square, SwapLanding,
+    Color as Side, Edition, File, Kind, Level, Position, Rank, Rotation, Rules, Square, SwapLanding,
 };
 
 #[derive(Clone, Copy, PartialEq, Eq, Default)]
@@ -31,6 +31,7 @@ pub struct UiState {
     edition: Edition,
     chosen: Option<String>,
     swap: SwapLanding,
+    players: [Player; 2],
 }
 
 impl Default for UiState {
@@ -40,6 +41,7 @@ impl Default for UiState {
             edition: Edition::Khet2,
             chosen: Some("khet2/classic".into()),
             swap: SwapLanding::Strict,
+            players: [Player::Person, Player::Computer(Level::Casual)],
         }
     }
 }
@@ -119,6 +121,9 @@ fn panels(
         (With<Camera3d>, Without<bevy_egui::PrimaryEguiContext>),
     >,
     window: Query<&Window, With<PrimaryWindow>>,
+    thinking: Option<Res<crate::ai::Thinking>>,
+    mut hints: MessageWriter<crate::ai::HintRequested>,
+    time: Res<Time>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let Some(game) = game else { return Ok(()) };
@@ -151,6 +156,21 @@ fn panels(
                             ui.painter().circle_filled(dot.center(), 7.0, side_color(side));
                             ui.label(egui::RichText::new(format!("{side} to move")).color(side_color(side)).strong().size(18.0));
                         });
+                    }
+                }
+                if let Some(t) = thinking.as_deref().filter(|t| !t.hint) {
+                    ui.horizontal(|ui| {
+                        ui.spinner();
+                        let level = match game.spec.players[side.index()] {
+                            Player::Computer(l) => l.name(),
+                            Player::Person => "",
+                        };
+                        ui.label(format!("{side} ({level}) is thinking… {:.0} s", (time.elapsed_secs() - t.since).max(0.0)));
+                    });
+                }
+                for s in [Side::Silver, Side::Red] {
+                    if let Player::Computer(l) = game.spec.players[s.index()] {
+                        ui.small(egui::RichText::new(format!("{s}: computer, {}", l.name())).color(side_color(s)));
                     }
                 }
                 ui.add_space(4.0);
@@ -200,6 +220,11 @@ fn panels(
                     if ui.button("New game…").clicked() {
                         ui_state.tab = Tab::NewGame;
                     }
+                    let person_to_move = game.spec.players[side.index()] == Player::Person;
+                    let hint = ui.add_enabled(live && person_to_move && thinking.is_none() && show.is_idle(), egui::Button::new("Hint"));
+                    if hint.on_hover_text("The move Master would play").clicked() {
+                        hints.write(crate::ai::HintRequested);
+                    }
                 });
                 ui.add(egui::Slider::new(&mut settings.speed, 0.25..=3.0).text("animation speed"));
                 ui.horizontal(|ui| {
@@ -245,11 +270,29 @@ fn panels(
                 }
                 ui.label("Players");
                 for s in [Side::Silver, Side::Red] {
+                    let player = &mut ui_state.players[s.index()];
                     ui.horizontal(|ui| {
                         ui.label(egui::RichText::new(format!("{s}:")).color(side_color(s)));
-                        let _ = ui.selectable_label(true, "Person");
-                        ui.add_enabled(false, egui::Button::selectable(false, "Computer")).on_disabled_hover_text("The computer opponent arrives with the AI.");
+                        let person = *player == Player::Person;
+                        if ui.selectable_label(person, "Person").clicked() {
+                            *player = Player::Person;
+                        }
+                        if ui.selectable_label(!person, "Computer").clicked() && person {
+                            *player = Player::Computer(Level::Casual);
+                        }
                     });
+                    if let Player::Computer(level) = player {
+                        ui.horizontal(|ui| {
+                            ui.add_space(16.0);
+                            for l in Level::ALL {
+                                ui.selectable_value(level, l, l.name()).on_hover_text(l.description());
+                            }
+                        });
+                        ui.horizontal(|ui| {
+                            ui.add_space(16.0);
+                            ui.small(level.description());
+                        });
+                    }
                 }
                 ui.label("Swap landing");
                 ui.radio_value(&mut ui_state.swap, SwapLanding::Strict, "Strict: a swapped piece may not land on the other colour's square");
@@ -261,7 +304,7 @@ fn panels(
                     new_game.write(NewGameRequested(NewGameSpec {
                         setup,
                         rules: Rules { swap_landing: ui_state.swap, ..Rules::default() },
-                        players: [Player::Person; 2],
+                        players: ui_state.players,
                     }));
                     ui_state.tab = Tab::Game;
                 }

@@ -26,8 +26,11 @@
 //! - Repetition compares arrangements only (pieces, squares, orientations), not whose turn it is,
 //!   as the rule books say.
 
+pub mod eval;
 pub mod game;
 pub mod laser;
+pub mod level;
+pub mod matches;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
@@ -36,12 +39,15 @@ pub mod piece;
 pub mod position;
 pub mod record;
 pub mod rules;
+pub mod search;
 pub mod setup;
 pub mod square;
+pub mod uci;
 mod zobrist;
 
 pub use game::{DrawReason, Game, GameError, GameResult, Turn, WinReason};
 pub use laser::{Hit, HitEffect, Hits, Segment, SegmentEnd, Shot, fire};
+pub use level::Level;
 pub use movegen::{IllegalMove, MoveError, Reason};
 pub use moves::{Move, MoveText, ParseMoveError};
 pub use notation::{PositionError, parse_position, position_to_string};
@@ -50,5 +56,6 @@ pub use piece::{Color, Diagonal, Kind, Piece, Rotation};
 pub use position::{Position, Problem, reserved_for, sphinx_square};
 pub use record::{Record, RecordError};
 pub use rules::{Edition, NoMoves, Rules, SwapLanding};
+pub use search::{Limits, SearchResult, Searcher};
 pub use setup::{Setup, SetupEntry, SetupError, SetupErrors, SetupPiece, find_setup, load_dir};
 pub use square::{Direction, File, Rank, Square};

@@ -72,3 +72,38 @@ fn bad_input_is_one_line_and_exit_two() {
     let (_, _, err) = run(&["fire", "--moves", "j1- h2h4"]);
     assert!(err.contains("move 2") && err.contains("not yours"), "{err}");
 }
+
+#[test]
+fn search_and_match_commands() {
+    let (code, out, _) = run(&["search", "--setup", "dynasty", "--depth", "3"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.lines().any(|l| l.starts_with("info depth 3 score ")),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .last()
+            .is_some_and(|l| l.starts_with("bestmove ")),
+        "{out}"
+    );
+    let (code, out, _) = run(&[
+        "match",
+        "--a",
+        "casual",
+        "--b",
+        "beginner",
+        "--games",
+        "2",
+        "--movetime",
+        "20",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("Casual vs Beginner:") && out.contains("over 2 games"),
+        "{out}"
+    );
+    let (code, _, err) = run(&["match", "--a", "grandmaster"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown level"), "{err}");
+}

@@ -13,7 +13,20 @@ use khet_engine::setup::default_setups_dir;
 use khet_engine::*;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+fn info_line(r: &khet_engine::search::Report) -> String {
+    let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
+    format!(
+        "info depth {} score {} nodes {} nps {} time {} pv {}",
+        r.depth,
+        r.score,
+        r.nodes,
+        (r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9)) as u64,
+        r.elapsed.as_millis(),
+        pv.join(" ")
+    )
+}
 
 const USAGE: &str = "\
 usage: khet-engine <command> [options]
@@ -24,6 +37,11 @@ commands:
   fire             print the laser path and what it hits (--color silver|red, default: side to move)
   show             print the board
   bench            time perft(5) from Classic and the make-and-fire rate (--depth D)
+  search           search the position: best move and score (--depth D, --movetime MS)
+  bench-search     depth and nodes per second in 5 s from each setup (--movetime MS)
+  uci              speak the UCI-like protocol of KHET.md on standard input and output
+  match            play two levels against each other from all three setups, both colours
+                   (--a LEVEL --b LEVEL --games N --movetime MS); prints W/D/L and Elo
 
 options:
   --setup NAME       classic, imhotep, dynasty (Khet 2.0), or a file under setups/
@@ -43,6 +61,10 @@ struct Options {
     rules: Rules,
     color: Option<Color>,
     setups_dir: PathBuf,
+    movetime: Option<u64>,
+    a: Level,
+    b: Level,
+    games: u32,
 }
 
 fn parse_args(args: &[String]) -> Result<Options, String> {
@@ -57,6 +79,10 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         rules: Rules::default(),
         color: None,
         setups_dir: default_setups_dir(),
+        movetime: None,
+        a: Level::Master,
+        b: Level::Beginner,
+        games: 6,
     };
     while let Some(arg) = it.next() {
         let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
@@ -75,6 +101,21 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
                     "red" | "1" => Color::Red,
                     other => return Err(format!("--color must be silver or red, not '{other}'")),
                 });
+            }
+            "--movetime" => {
+                let v = value("--movetime")?;
+                o.movetime = Some(
+                    v.parse()
+                        .map_err(|_| format!("--movetime takes milliseconds, not '{v}'"))?,
+                );
+            }
+            "--a" => o.a = value("--a")?.parse()?,
+            "--b" => o.b = value("--b")?.parse()?,
+            "--games" => {
+                let v = value("--games")?;
+                o.games = v
+                    .parse()
+                    .map_err(|_| format!("--games takes a whole number, not '{v}'"))?;
             }
             "-h" | "--help" => return Err(String::new()),
             other
@@ -171,6 +212,57 @@ fn run(o: &Options) -> Result<(), String> {
             println!("{}", position_to_string(&p));
         }
         "bench" => bench(o.depth.unwrap_or(5), &o.setups_dir)?,
+        "search" => {
+            let p = start_position(o)?;
+            let limits = Limits {
+                depth: o
+                    .depth
+                    .or(if o.movetime.is_none() { Some(5) } else { None }),
+                time: o.movetime.map(Duration::from_millis),
+                nodes: None,
+            };
+            let r = Searcher::default().search(&p, limits, |r| println!("{}", info_line(r)));
+            println!(
+                "bestmove {}",
+                r.best.map_or("none".into(), |m| m.to_string())
+            );
+        }
+        "bench-search" => {
+            let ms = o.movetime.unwrap_or(5000);
+            for name in ["classic", "imhotep", "dynasty"] {
+                let p = find_setup(name, &o.setups_dir)
+                    .map_err(|e| e.to_string())?
+                    .position;
+                let r = Searcher::default().search(
+                    &p,
+                    Limits {
+                        time: Some(Duration::from_millis(ms)),
+                        ..Limits::default()
+                    },
+                    |_| {},
+                );
+                println!(
+                    "{name}: depth {} in {:.2} s, {} nodes, {:.0} k nodes/s, best {}",
+                    r.depth,
+                    r.elapsed.as_secs_f64(),
+                    r.nodes,
+                    r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9) / 1e3,
+                    r.best.map_or("none".into(), |m| m.to_string())
+                );
+            }
+        }
+        "uci" => khet_engine::uci::run(std::io::stdin().lock(), std::io::stdout(), &o.setups_dir),
+        "match" => {
+            let report = khet_engine::matches::play_match(
+                o.a,
+                o.b,
+                o.games,
+                Duration::from_millis(o.movetime.unwrap_or(100)),
+                &o.setups_dir,
+                |line| println!("{line}"),
+            )?;
+            println!("{report}");
+        }
         other => return Err(format!("unknown command '{other}'")),
     }
     Ok(())

@@ -1,0 +1,122 @@
+//! The evaluation: what a Khet position is worth to the side to move, in centipawns. All
+//! weights are in [`Weights`]; the defaults were set by hand and checked by self-play matches
+//! (`khet-engine match`), see the README.
+
+use crate::laser::Hits;
+use crate::piece::{Color, Kind};
+use crate::position::Position;
+use crate::square::Square;
+
+/// A forced Pharaoh hit scores `WIN - plies`.
+pub const WIN: i32 = 100_000;
+
+/// The evaluation's weights, in one place.
+#[derive(Clone, Copy, Debug)]
+pub struct Weights {
+    pub pyramid: i32,
+    pub anubis: i32,
+    pub obelisk: i32,
+    /// Each own piece next to the own Pharaoh (a shield against beams).
+    pub pharaoh_guard: i32,
+    /// The side to move's beam, as it stands, hits an enemy piece (a capture is on).
+    pub beam_hits_enemy: i32,
+    /// The opponent's beam, as it stands, hits one of ours.
+    pub beam_hits_us: i32,
+    /// Each square of a side's beam next to the enemy Pharaoh (pressure).
+    pub beam_near_pharaoh: i32,
+    /// A Pharaoh off its back two ranks is exposed.
+    pub pharaoh_forward: i32,
+}
+
+pub const WEIGHTS: Weights = Weights {
+    pyramid: 100,
+    anubis: 130,
+    obelisk: 60,
+    pharaoh_guard: 12,
+    beam_hits_enemy: 40,
+    beam_hits_us: 15,
+    beam_near_pharaoh: 18,
+    pharaoh_forward: 20,
+};
+
+/// The value of losing this piece (one obelisk of a stack).
+pub fn piece_value(kind: Kind) -> i32 {
+    match kind {
+        Kind::Pyramid => WEIGHTS.pyramid,
+        Kind::Anubis => WEIGHTS.anubis,
+        Kind::Obelisk => WEIGHTS.obelisk,
+        _ => 0,
+    }
+}
+
+/// Each side's material.
+pub fn material(p: &Position) -> [i32; 2] {
+    let mut m = [0; 2];
+    for (_, piece) in p.pieces() {
+        m[piece.color().index()] += piece_value(piece.kind()) * piece.height() as i32;
+    }
+    m
+}
+
+/// Material won by `mover`'s shot: what the enemy lost minus what the mover lost.
+pub fn capture_gain(before: &Position, after: &Position, hits: Hits, mover: Color) -> i32 {
+    if hits.squares == 0 {
+        return 0;
+    }
+    let (b, a) = (material(before), material(after));
+    let (us, them) = (mover.index(), mover.other().index());
+    (b[them] - a[them]) - (b[us] - a[us])
+}
+
+fn near(a: Square, b: Square) -> bool {
+    a.file().index().abs_diff(b.file().index()) <= 1
+        && a.rank().index().abs_diff(b.rank().index()) <= 1
+}
+
+/// The position's worth to the side to move.
+pub fn evaluate(p: &Position) -> i32 {
+    let us = p.side_to_move();
+    let mut score = [0i32; 2];
+    let mut pharaoh = [None::<Square>; 2];
+    for (sq, piece) in p.pieces() {
+        let c = piece.color().index();
+        score[c] += piece_value(piece.kind()) * piece.height() as i32;
+        if piece.kind() == Kind::Pharaoh {
+            pharaoh[c] = Some(sq);
+        }
+    }
+    for color in Color::ALL {
+        let c = color.index();
+        if let Some(ph) = pharaoh[c] {
+            let guards = p
+                .pieces()
+                .filter(|(sq, x)| x.color() == color && *sq != ph && near(*sq, ph))
+                .count() as i32;
+            score[c] += guards * WEIGHTS.pharaoh_guard;
+            let back = match color {
+                Color::Silver => ph.rank().index(),
+                Color::Red => 7 - ph.rank().index(),
+            };
+            if back >= 2 {
+                score[c] -= WEIGHTS.pharaoh_forward * (back as i32 - 1);
+            }
+        }
+        // Beam pressure and threats, from each side's laser as it stands.
+        let shot = crate::laser::fire(p, color);
+        let enemy = color.other();
+        if let Some(eph) = pharaoh[enemy.index()] {
+            let close = shot.squares().iter().filter(|&&s| near(s, eph)).count() as i32;
+            score[c] += close * WEIGHTS.beam_near_pharaoh;
+        }
+        for hit in &shot.hits {
+            if hit.piece.color() == enemy {
+                score[c] += if color == us {
+                    WEIGHTS.beam_hits_enemy
+                } else {
+                    WEIGHTS.beam_hits_us
+                };
+            }
+        }
+    }
+    score[us.index()] - score[us.other().index()]
+}

@@ -1,0 +1,107 @@
+//! Playing levels: they differ in style, not only in depth. The lower ones look less far, skip
+//! the capture search (so they miss some threats) and choose among the reasonable moves with
+//! some randomness; none ever plays a move that loses by force when another does not.
+
+use crate::eval::WIN;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::search::{Limits, Searcher};
+use std::time::Duration;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Level {
+    Beginner,
+    Casual,
+    Strong,
+    Master,
+}
+
+impl Level {
+    pub const ALL: [Level; 4] = [Level::Beginner, Level::Casual, Level::Strong, Level::Master];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Beginner => "Beginner",
+            Level::Casual => "Casual",
+            Level::Strong => "Strong",
+            Level::Master => "Master",
+        }
+    }
+
+    /// One line for the new-game panel.
+    pub fn description(self) -> &'static str {
+        match self {
+            Level::Beginner => {
+                "Looks two moves ahead, misses threats beyond, varies its play freely."
+            }
+            Level::Casual => {
+                "Looks three moves ahead and sees captures through; varies among good moves."
+            }
+            Level::Strong => {
+                "Searches five moves deep in a third of its time (at most a second) and plays its best move."
+            }
+            Level::Master => "Searches as deep as its whole time allows and plays its best move.",
+        }
+    }
+
+    /// Chooses a move for the side to move (`None` when it has none). `seed` varies the choice
+    /// of the lower levels; the same seed and position give the same move.
+    pub fn choose(
+        self,
+        searcher: &mut Searcher,
+        position: &Position,
+        budget: Duration,
+        seed: &mut u64,
+    ) -> Option<Move> {
+        let (depth, noise, quiescence) = match self {
+            Level::Beginner => (2, 150, false),
+            Level::Casual => (3, 50, true),
+            Level::Strong => {
+                searcher.quiescence = true;
+                let limits = Limits {
+                    depth: Some(5),
+                    time: Some((budget / 3).min(Duration::from_secs(1))),
+                    nodes: None,
+                };
+                return searcher.search(position, limits, |_| {}).best;
+            }
+            Level::Master => {
+                searcher.quiescence = true;
+                let limits = Limits {
+                    depth: None,
+                    time: Some(budget),
+                    nodes: None,
+                };
+                return searcher.search(position, limits, |_| {}).best;
+            }
+        };
+        searcher.quiescence = quiescence;
+        let scored = searcher.score_root_moves(position, depth);
+        let best = scored.iter().map(|&(_, s)| s).max()?;
+        let floor = if best <= -WIN / 2 {
+            best
+        } else {
+            (best - noise).max(-WIN / 2 + 1)
+        };
+        let good: Vec<Move> = scored
+            .iter()
+            .filter(|&&(_, s)| s >= floor)
+            .map(|&(m, _)| m)
+            .collect();
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        good.get((*seed % good.len().max(1) as u64) as usize)
+            .copied()
+    }
+}
+
+impl std::str::FromStr for Level {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Level, String> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown level '{s}' (beginner, casual, strong, master)"))
+    }
+}

@@ -1,0 +1,315 @@
+//! The computer opponent: kills, defences, forced wins, time, stop, determinism, the protocol.
+
+mod common;
+
+use common::*;
+use khet_engine::eval::WIN;
+use khet_engine::*;
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn finds_a_pharaoh_kill_in_one() {
+    // Silver's beam goes up the j file into the back of its own Pyramid on j8; turning it to face
+    // SW sends the beam west along rank 8 into the Red Pharaoh.
+    let p = bare2(&[
+        ("j8", Piece::pyramid(Color::Silver, Diagonal::NW)),
+        ("c3", Piece::pyramid(Color::Red, Diagonal::NE)),
+    ]);
+    for d in 1..=4 {
+        let r = Searcher::default().search(&p, depth(d), |_| {});
+        assert_eq!(
+            r.best,
+            Some(Move::Rotate {
+                at: sq("j8"),
+                rotation: Rotation::Anticlockwise
+            }),
+            "depth {d}"
+        );
+        assert!(r.score >= WIN - 2, "depth {d}: {}", r.score);
+    }
+}
+
+/// Whether Red, to move, can light Silver's Pharaoh.
+fn red_kills(p: &Position) -> bool {
+    p.legal_moves().into_iter().any(|m| {
+        let mut q = *p;
+        q.play_unchecked(m).pharaoh_hit(Color::Silver)
+    })
+}
+
+#[test]
+fn avoids_a_move_that_lets_the_opponent_kill() {
+    // Red's beam comes down the a file, turns east on a2 and is stopped by Silver's Anubis shield
+    // on d2; behind it, on f2, Silver's Pharaoh. Moving or turning the Anubis loses.
+    let mut p = bare2(&[
+        ("a2", Piece::pyramid(Color::Red, Diagonal::NE)),
+        ("d2", Piece::anubis(Color::Silver, Direction::W)),
+        ("h5", Piece::pyramid(Color::Silver, Diagonal::NE)),
+    ]);
+    p.put(sq("e1"), None);
+    p.put(sq("f2"), Some(Piece::pharaoh(Color::Silver)));
+    let losing = p
+        .legal_moves()
+        .into_iter()
+        .filter(|&m| {
+            let mut q = p;
+            !q.play_unchecked(m).is_game_over() && red_kills(&q)
+        })
+        .count();
+    assert!(
+        losing >= 3,
+        "the test position should offer losing moves ({losing})"
+    );
+    for d in 2..=4 {
+        let r = Searcher::default().search(&p, depth(d), |_| {});
+        let mut q = p;
+        q.play_unchecked(r.best.unwrap());
+        assert!(
+            !red_kills(&q),
+            "depth {d}: {} lets Red kill",
+            r.best.unwrap()
+        );
+    }
+}
+
+/// Moves after which every reply loses to a Pharaoh hit (or lights Red's own Pharaoh).
+fn forced_wins_in_three(p: &Position) -> Vec<Move> {
+    let me = p.side_to_move();
+    p.legal_moves()
+        .into_iter()
+        .filter(|&m1| {
+            let mut a = *p;
+            let h = a.play_unchecked(m1);
+            if h.is_game_over() {
+                return false;
+            }
+            a.legal_moves().into_iter().all(|m2| {
+                let mut b = a;
+                let h2 = b.play_unchecked(m2);
+                if h2.is_game_over() {
+                    return h2.pharaoh_hit(me.other()) && !h2.pharaoh_hit(me);
+                }
+                b.legal_moves().into_iter().any(|m3| {
+                    let mut c = b;
+                    let h3 = c.play_unchecked(m3);
+                    h3.pharaoh_hit(me.other()) && !h3.pharaoh_hit(me)
+                })
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn finds_forced_wins_in_three_plies() {
+    // Positions from pseudo-random games with a forced win in 3 plies and none in 1.
+    let mut found = 0;
+    let mut seed = 99u64;
+    'games: for g in 0..400 {
+        let mut p = setup(["classic", "imhotep", "dynasty"][g % 3]).position;
+        for _ in 0..60 {
+            let moves = p.legal_moves();
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mv = moves[(seed >> 33) as usize % moves.len()];
+            if p.play_unchecked(mv).is_game_over() {
+                continue 'games;
+            }
+            let win_in_one = p.legal_moves().into_iter().any(|m| {
+                let mut q = p;
+                q.play_unchecked(m).pharaoh_hit(p.side_to_move().other())
+            });
+            if win_in_one {
+                continue 'games;
+            }
+            let wins = forced_wins_in_three(&p);
+            if !wins.is_empty() {
+                let r = Searcher::default().search(&p, depth(3), |_| {});
+                assert!(
+                    r.score >= WIN - 3,
+                    "{p:?}: score {} for {:?}, wins {wins:?}",
+                    r.score,
+                    r.best
+                );
+                assert!(
+                    wins.contains(&r.best.unwrap()),
+                    "{p:?}: {:?} is not one of {wins:?}",
+                    r.best
+                );
+                found += 1;
+                if found == 3 {
+                    return;
+                }
+                continue 'games;
+            }
+        }
+    }
+    assert!(
+        found >= 1,
+        "no position with a forced win in three plies was found"
+    );
+}
+
+#[test]
+fn returns_a_legal_move_within_its_budget() {
+    let mut seed = 5u64;
+    for g in 0..6 {
+        let mut p = setup(["classic", "imhotep", "dynasty"][g % 3]).position;
+        for _ in 0..(10 + g * 5) {
+            let moves = p.legal_moves();
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mut q = p;
+            if !q
+                .play_unchecked(moves[(seed >> 33) as usize % moves.len()])
+                .is_game_over()
+            {
+                p = q;
+            }
+        }
+        let t = Instant::now();
+        let r = Searcher::default().search(
+            &p,
+            Limits {
+                time: Some(Duration::from_millis(150)),
+                ..Limits::default()
+            },
+            |_| {},
+        );
+        let took = t.elapsed();
+        assert!(p.is_legal(r.best.unwrap()));
+        assert!(took < Duration::from_millis(150 + 600), "took {took:?}");
+    }
+}
+
+#[test]
+fn stop_interrupts_promptly() {
+    let p = setup("classic").position;
+    let mut s = Searcher::default();
+    let stop = s.stop_flag();
+    let t = Instant::now();
+    let handle = std::thread::spawn(move || s.search(&p, Limits::default(), |_| {}));
+    std::thread::sleep(Duration::from_millis(200));
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let r = handle.join().unwrap();
+    assert!(
+        t.elapsed() < Duration::from_millis(1200),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(p.is_legal(r.best.unwrap()));
+}
+
+#[test]
+fn same_position_and_seed_give_the_same_move() {
+    let p = setup("dynasty").position;
+    let a = Searcher::default().search(&p, depth(4), |_| {});
+    let b = Searcher::default().search(&p, depth(4), |_| {});
+    assert_eq!((a.best, a.score), (b.best, b.score));
+    for level in [Level::Beginner, Level::Casual] {
+        let (mut s1, mut s2) = (7u64, 7u64);
+        let m1 = level.choose(
+            &mut Searcher::new(1 << 16),
+            &p,
+            Duration::from_millis(100),
+            &mut s1,
+        );
+        let m2 = level.choose(
+            &mut Searcher::new(1 << 16),
+            &p,
+            Duration::from_millis(100),
+            &mut s2,
+        );
+        assert_eq!(m1, m2);
+        assert!(p.is_legal(m1.unwrap()));
+    }
+}
+
+#[test]
+fn every_level_takes_a_kill_and_avoids_suicide() {
+    let p = bare2(&[
+        ("j8", Piece::pyramid(Color::Silver, Diagonal::NW)),
+        ("c3", Piece::pyramid(Color::Red, Diagonal::NE)),
+    ]);
+    for level in Level::ALL {
+        let mut seed = 1;
+        let mv = level
+            .choose(
+                &mut Searcher::new(1 << 16),
+                &p,
+                Duration::from_millis(200),
+                &mut seed,
+            )
+            .unwrap();
+        let mut q = p;
+        let hits = q.play_unchecked(mv);
+        assert!(hits.pharaoh_hit(Color::Red), "{} chose {mv}", level.name());
+    }
+}
+
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn protocol(input: &str) -> String {
+    let out = Shared::default();
+    khet_engine::uci::run(
+        std::io::Cursor::new(input.to_string()),
+        out.clone(),
+        &khet_engine::setup::default_setups_dir(),
+    );
+    String::from_utf8(out.0.lock().unwrap().clone()).unwrap()
+}
+
+#[test]
+fn speaks_the_protocol() {
+    let out = protocol("uci\nisready\nposition standard moves j1- a8-\ngo depth 3\nquit\n");
+    assert!(out.contains("uciok") && out.contains("readyok"), "{out}");
+    assert!(
+        out.lines().any(|l| l.starts_with("info depth 3 score ")),
+        "{out}"
+    );
+    let best = out
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .unwrap();
+    let mut p = setup("classic").position;
+    p.play(p.parse_move("j1-").unwrap());
+    p.play(p.parse_move("a8-").unwrap());
+    assert!(p.parse_move(best).is_ok(), "{best}");
+    // Khet2-AI's own form: moves right after the position, no word `moves`.
+    let classic = "x33a3ka3p22/2p37/3P46/p11P31s1s21p21P4/p21P41S2S11p11P3/6p23/7P12/2P4A1KA13X1 0";
+    let out = protocol(&format!("position {classic} h2g1\ngo depth 1\nquit\n"));
+    assert!(out.contains("bestmove "), "{out}");
+    // Malformed commands get an error line and the engine goes on.
+    let out = protocol(
+        "position nonsense\ngo depth x\nfly\nposition standard h2h4\nposition standard\ngo depth 1\n",
+    );
+    assert_eq!(out.matches("info string error:").count(), 4, "{out}");
+    assert!(out.contains("bestmove "), "{out}");
+    // A finished game has no best move.
+    let out = protocol("position standard c5b6 e5e6\ngo depth 2\n");
+    assert!(out.contains("bestmove none"), "{out}");
+    // go infinite until stop.
+    let out = protocol("position dynasty\ngo infinite\nisready\nstop\n");
+    assert!(out.contains("bestmove "), "{out}");
+}
