@@ -28,6 +28,37 @@ pub struct Weights {
     pub pharaoh_forward: i32,
 }
 
+impl Weights {
+    /// Every weight with its name, for tuning.
+    pub fn fields_mut(&mut self) -> [(&'static str, &mut i32); 8] {
+        [
+            ("pyramid", &mut self.pyramid),
+            ("anubis", &mut self.anubis),
+            ("obelisk", &mut self.obelisk),
+            ("pharaoh_guard", &mut self.pharaoh_guard),
+            ("beam_hits_enemy", &mut self.beam_hits_enemy),
+            ("beam_hits_us", &mut self.beam_hits_us),
+            ("beam_near_pharaoh", &mut self.beam_near_pharaoh),
+            ("pharaoh_forward", &mut self.pharaoh_forward),
+        ]
+    }
+
+    fn value(&self, kind: Kind) -> i32 {
+        match kind {
+            Kind::Pyramid => self.pyramid,
+            Kind::Anubis => self.anubis,
+            Kind::Obelisk => self.obelisk,
+            _ => 0,
+        }
+    }
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        WEIGHTS
+    }
+}
+
 pub const WEIGHTS: Weights = Weights {
     pyramid: 100,
     anubis: 130,
@@ -73,14 +104,19 @@ fn near(a: Square, b: Square) -> bool {
         && a.rank().index().abs_diff(b.rank().index()) <= 1
 }
 
-/// The position's worth to the side to move.
+/// The position's worth to the side to move, with the default weights.
 pub fn evaluate(p: &Position) -> i32 {
+    evaluate_with(p, &WEIGHTS)
+}
+
+/// The position's worth to the side to move.
+pub fn evaluate_with(p: &Position, w: &Weights) -> i32 {
     let us = p.side_to_move();
     let mut score = [0i32; 2];
     let mut pharaoh = [None::<Square>; 2];
     for (sq, piece) in p.pieces() {
         let c = piece.color().index();
-        score[c] += piece_value(piece.kind()) * piece.height() as i32;
+        score[c] += w.value(piece.kind()) * piece.height() as i32;
         if piece.kind() == Kind::Pharaoh {
             pharaoh[c] = Some(sq);
         }
@@ -92,13 +128,13 @@ pub fn evaluate(p: &Position) -> i32 {
                 .pieces()
                 .filter(|(sq, x)| x.color() == color && *sq != ph && near(*sq, ph))
                 .count() as i32;
-            score[c] += guards * WEIGHTS.pharaoh_guard;
+            score[c] += guards * w.pharaoh_guard;
             let back = match color {
                 Color::Silver => ph.rank().index(),
                 Color::Red => 7 - ph.rank().index(),
             };
             if back >= 2 {
-                score[c] -= WEIGHTS.pharaoh_forward * (back as i32 - 1);
+                score[c] -= w.pharaoh_forward * (back as i32 - 1);
             }
         }
         // Beam pressure and threats, from each side's laser as it stands.
@@ -106,14 +142,14 @@ pub fn evaluate(p: &Position) -> i32 {
         let enemy = color.other();
         if let Some(eph) = pharaoh[enemy.index()] {
             let close = shot.squares().iter().filter(|&&s| near(s, eph)).count() as i32;
-            score[c] += close * WEIGHTS.beam_near_pharaoh;
+            score[c] += close * w.beam_near_pharaoh;
         }
         for hit in &shot.hits {
             if hit.piece.color() == enemy {
                 score[c] += if color == us {
-                    WEIGHTS.beam_hits_enemy
+                    w.beam_hits_enemy
                 } else {
-                    WEIGHTS.beam_hits_us
+                    w.beam_hits_us
                 };
             }
         }

@@ -6,7 +6,7 @@
 //! Every child is made (copy, move, fire) before the moves are ordered: making a move costs about
 //! 40 ns, and knowing what each shot hits is the best ordering information Khet has.
 
-use crate::eval::{WIN, evaluate};
+use crate::eval::{WIN, Weights, evaluate_with};
 use crate::moves::Move;
 use crate::piece::Color;
 use crate::position::Position;
@@ -73,6 +73,8 @@ pub struct Searcher {
     aborted: bool,
     /// Skip the quiescence search (weaker levels miss some threats).
     pub quiescence: bool,
+    /// The evaluation's weights (changed only when tuning).
+    pub weights: Weights,
 }
 
 impl Default for Searcher {
@@ -105,6 +107,7 @@ impl Searcher {
             node_limit: None,
             aborted: false,
             quiescence: true,
+            weights: Weights::default(),
         }
     }
 
@@ -245,7 +248,7 @@ impl Searcher {
             return if self.quiescence {
                 self.quiesce(p, alpha, beta, ply, 2)
             } else {
-                evaluate(p)
+                evaluate_with(p, &self.weights)
             };
         }
         let key = p.key();
@@ -365,7 +368,7 @@ impl Searcher {
 
     /// Only shots that hit something (and Pharaoh kills) are searched past the horizon.
     fn quiesce(&mut self, p: &Position, mut alpha: i32, beta: i32, ply: usize, qdepth: u32) -> i32 {
-        let stand = evaluate(p);
+        let stand = evaluate_with(p, &self.weights);
         if stand >= beta || qdepth == 0 || ply >= MAX_PLY - 1 {
             return stand.max(alpha.min(stand));
         }

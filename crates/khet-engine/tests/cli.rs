@@ -103,6 +103,21 @@ fn search_and_match_commands() {
         out.contains("Casual vs Beginner:") && out.contains("over 2 games"),
         "{out}"
     );
+    // An external engine speaking the protocol: our own, as a separate process.
+    let engine = format!("engine:{} uci", env!("CARGO_BIN_EXE_khet-engine"));
+    let (code, out, err) = run(&[
+        "match",
+        "--a",
+        "beginner",
+        "--b",
+        &engine,
+        "--games",
+        "2",
+        "--movetime",
+        "20",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("over 2 games"), "{out}");
     let (code, _, err) = run(&["match", "--a", "grandmaster"]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown level"), "{err}");

@@ -41,7 +41,10 @@ commands:
   bench-search     depth and nodes per second in 5 s from each setup (--movetime MS)
   uci              speak the UCI-like protocol of KHET.md on standard input and output
   match            play two levels against each other from all three setups, both colours
-                   (--a LEVEL --b LEVEL --games N --movetime MS); prints W/D/L and Elo
+                   (--a LEVEL --b LEVEL --games N --movetime MS); prints W/D/L and Elo;
+                   a side may be an external engine: --b 'engine:COMMAND'
+  tune             self-play: each evaluation weight at x0.5 and x1.5 against the defaults
+                   (--games N --depth D)
 
 options:
   --setup NAME       classic, imhotep, dynasty (Khet 2.0), or a file under setups/
@@ -62,8 +65,8 @@ struct Options {
     color: Option<Color>,
     setups_dir: PathBuf,
     movetime: Option<u64>,
-    a: Level,
-    b: Level,
+    a: khet_engine::matches::Contender,
+    b: khet_engine::matches::Contender,
     games: u32,
 }
 
@@ -80,8 +83,8 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         color: None,
         setups_dir: default_setups_dir(),
         movetime: None,
-        a: Level::Master,
-        b: Level::Beginner,
+        a: khet_engine::matches::Contender::Level(Level::Master),
+        b: khet_engine::matches::Contender::Level(Level::Beginner),
         games: 6,
     };
     while let Some(arg) = it.next() {
@@ -252,10 +255,15 @@ fn run(o: &Options) -> Result<(), String> {
             }
         }
         "uci" => khet_engine::uci::run(std::io::stdin().lock(), std::io::stdout(), &o.setups_dir),
+        "tune" => {
+            khet_engine::matches::tune(o.games, o.depth.unwrap_or(3), &o.setups_dir, |line| {
+                println!("{line}");
+            })?;
+        }
         "match" => {
             let report = khet_engine::matches::play_match(
-                o.a,
-                o.b,
+                o.a.clone(),
+                o.b.clone(),
                 o.games,
                 Duration::from_millis(o.movetime.unwrap_or(100)),
                 &o.setups_dir,
