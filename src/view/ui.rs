@@ -93,12 +93,20 @@ fn preview(ui: &mut egui::Ui, position: &Position) {
             } else {
                 piece_letter(p.kind())
             };
+            let (disc, ink) = match p.color() {
+                Side::Silver => (
+                    egui::Color32::from_rgb(235, 238, 245),
+                    egui::Color32::from_rgb(30, 30, 40),
+                ),
+                Side::Red => (egui::Color32::from_rgb(150, 20, 25), egui::Color32::WHITE),
+            };
+            painter.circle_filled(r.center(), cell * 0.45, disc);
             painter.text(
                 r.center(),
                 egui::Align2::CENTER_CENTER,
                 text,
                 egui::FontId::monospace(11.0),
-                side_color(p.color()),
+                ink,
             );
         }
     }

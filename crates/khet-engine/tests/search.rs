@@ -313,3 +313,28 @@ fn speaks_the_protocol() {
     let out = protocol("position dynasty\ngo infinite\nisready\nstop\n");
     assert!(out.contains("bestmove "), "{out}");
 }
+
+#[test]
+fn searches_both_editions_and_beam_splitters() {
+    for name in [
+        "khet1/classic",
+        "khet1/dynasty",
+        "imhotep-eyes",
+        "dynasty-eyes",
+    ] {
+        let p = setup(name).position;
+        let r = Searcher::default().search(&p, depth(4), |_| {});
+        assert!(p.is_legal(r.best.unwrap()), "{name}");
+        assert_eq!(r.depth, 4, "{name}");
+        for level in Level::ALL {
+            let mut seed = 3;
+            let mv = level.choose(
+                &mut Searcher::new(1 << 16),
+                &p,
+                Duration::from_millis(50),
+                &mut seed,
+            );
+            assert!(p.is_legal(mv.unwrap()), "{name} {}", level.name());
+        }
+    }
+}
