@@ -3,6 +3,7 @@
 //! `khet --autoplay DIR` plays a scripted opening and saves screenshots into DIR (the end-to-end
 //! test); `khet --bench-frames` measures CPU frame times of a scripted game in the headless app.
 
+use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use khet::state::{KhetGame, MoveRequested, Settings, Show};
@@ -54,10 +55,26 @@ fn game_app() -> App {
 
 /// CPU time of `app.update()` over a scripted game (pseudo-random legal moves at normal
 /// animation speed, 60 simulated frames a second) in the headless app: median and 99th
-/// percentile.
+/// percentile, with Bevy's multi-threaded executor (as the game runs) and a single-threaded one
+/// (the game's own work without the cost of waking worker threads).
 fn bench_frames() {
+    bench_frames_with(false);
+    bench_frames_with(true);
+}
+
+fn bench_frames_with(single_threaded: bool) {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins).add_plugins(CorePlugin);
+    if single_threaded {
+        app.edit_schedule(Update, |s| {
+            s.set_executor(SingleThreadedExecutor::new());
+        });
+    }
+    let kind = if single_threaded {
+        "single-threaded"
+    } else {
+        "multi-threaded"
+    };
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
         16,
     )));
@@ -97,7 +114,7 @@ fn bench_frames() {
     let pct = |p: f64| times[((times.len() - 1) as f64 * p) as usize];
     let speed = app.world().resource::<Settings>().speed;
     println!(
-        "headless frames: {} frames over {plies} plies (animation speed {speed}): median {:.1} µs, p99 {:.1} µs, max {:.1} µs",
+        "headless frames, {kind} executor: {} frames over {plies} plies (animation speed {speed}): median {:.1} µs, p99 {:.1} µs, max {:.1} µs",
         times.len(),
         pct(0.5),
         pct(0.99),
