@@ -35,6 +35,23 @@ pub struct Report {
     pub pv: Vec<Move>,
 }
 
+/// The protocol's `info` line for this iteration.
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let pv: Vec<String> = self.pv.iter().map(ToString::to_string).collect();
+        write!(
+            f,
+            "info depth {} score {} nodes {} nps {} time {} pv {}",
+            self.depth,
+            self.score,
+            self.nodes,
+            (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)) as u64,
+            self.elapsed.as_millis(),
+            pv.join(" ")
+        )
+    }
+}
+
 /// The outcome of a search.
 #[derive(Clone, Debug)]
 pub struct SearchResult {

@@ -173,21 +173,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W, setups: &
                 stop.store(false, Ordering::Relaxed);
                 let o = out.clone();
                 let handle = std::thread::spawn(move || {
-                    let r = s.search(&p, limits, |r| {
-                        let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
-                        say(
-                            &o,
-                            &format!(
-                                "info depth {} score {} nodes {} nps {} time {} pv {}",
-                                r.depth,
-                                r.score,
-                                r.nodes,
-                                (r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9)) as u64,
-                                r.elapsed.as_millis(),
-                                pv.join(" ")
-                            ),
-                        );
-                    });
+                    let r = s.search(&p, limits, |r| say(&o, &r.to_string()));
                     say(
                         &o,
                         &format!(

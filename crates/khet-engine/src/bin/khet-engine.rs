@@ -15,19 +15,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-fn info_line(r: &khet_engine::search::Report) -> String {
-    let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
-    format!(
-        "info depth {} score {} nodes {} nps {} time {} pv {}",
-        r.depth,
-        r.score,
-        r.nodes,
-        (r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9)) as u64,
-        r.elapsed.as_millis(),
-        pv.join(" ")
-    )
-}
-
 const USAGE: &str = "\
 usage: khet-engine <command> [options]
 
@@ -224,7 +211,7 @@ fn run(o: &Options) -> Result<(), String> {
                 time: o.movetime.map(Duration::from_millis),
                 nodes: None,
             };
-            let r = Searcher::default().search(&p, limits, |r| println!("{}", info_line(r)));
+            let r = Searcher::default().search(&p, limits, |r| println!("{r}"));
             println!(
                 "bestmove {}",
                 r.best.map_or("none".into(), |m| m.to_string())
