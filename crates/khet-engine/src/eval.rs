@@ -89,15 +89,47 @@ pub fn material(p: &Position) -> [i32; 2] {
     m
 }
 
-/// Material won by `mover`'s shot: what the enemy lost minus what the mover lost.
-pub fn capture_gain(before: &Position, after: &Position, hits: Hits, mover: Color) -> i32 {
-    if hits.squares == 0 {
-        return 0;
+/// Material won by `mover`'s shot after `mv` from `before`: what the enemy lost minus what the
+/// mover lost. Each hit removes one piece (a stack's top obelisk), valued from the board as the
+/// laser saw it.
+pub fn capture_gain(before: &Position, mv: crate::Move, hits: Hits, mover: Color) -> i32 {
+    let mut gain = 0;
+    for sq in hits.squares() {
+        // The piece on `sq` after the move, before the shot.
+        let piece = match mv {
+            crate::Move::Step { from, to } | crate::Move::Unstack { from, to } if sq == to => {
+                before.piece_at(from)
+            }
+            crate::Move::Swap { from, to } if sq == to => before.piece_at(from),
+            crate::Move::Swap { from, to } if sq == from => before.piece_at(to),
+            _ => before.piece_at(sq),
+        };
+        if let Some(p) = piece {
+            let v = piece_value(p.kind());
+            gain += if p.color() == mover { -v } else { v };
+        }
     }
-    let (b, a) = (material(before), material(after));
-    let (us, them) = (mover.index(), mover.other().index());
-    (b[them] - a[them]) - (b[us] - a[us])
+    gain
 }
+
+/// For each square, the bits of the squares next to it (the square itself included).
+static NEIGHBOURHOOD: [u128; 80] = {
+    let mut t = [0u128; 80];
+    let mut i = 0;
+    while i < 80 {
+        let (f, r) = ((i % 10) as i32, (i / 10) as i32);
+        let mut j = 0;
+        while j < 80 {
+            let (g, q) = ((j % 10) as i32, (j / 10) as i32);
+            if (f - g).abs() <= 1 && (r - q).abs() <= 1 {
+                t[i] |= 1u128 << j;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
 
 fn near(a: Square, b: Square) -> bool {
     a.file().index().abs_diff(b.file().index()) <= 1
@@ -138,21 +170,23 @@ pub fn evaluate_with(p: &Position, w: &Weights) -> i32 {
             }
         }
         // Beam pressure and threats, from each side's laser as it stands.
-        let shot = crate::laser::fire(p, color);
+        let (lit, hits) = p.beam_summary(color);
         let enemy = color.other();
         if let Some(eph) = pharaoh[enemy.index()] {
-            let close = shot.squares().iter().filter(|&&s| near(s, eph)).count() as i32;
-            score[c] += close * w.beam_near_pharaoh;
+            score[c] +=
+                (lit & NEIGHBOURHOOD[eph.index()]).count_ones() as i32 * w.beam_near_pharaoh;
         }
-        for hit in &shot.hits {
-            if hit.piece.color() == enemy {
-                score[c] += if color == us {
-                    w.beam_hits_enemy
-                } else {
-                    w.beam_hits_us
-                };
-            }
-        }
+        let enemy_hit = hits
+            .squares()
+            .filter(|&sq| p.piece_at(sq).is_some_and(|x| x.color() == enemy))
+            .count()
+            + usize::from(hits.pharaoh_hit(enemy));
+        let per_hit = if color == us {
+            w.beam_hits_enemy
+        } else {
+            w.beam_hits_us
+        };
+        score[c] += enemy_hit as i32 * per_hit;
     }
     score[us.index()] - score[us.other().index()]
 }

@@ -412,6 +412,37 @@ impl Position {
         }
     }
 
+    /// The squares `color`'s beam lights now (bit = square index) and what it would hit, without
+    /// allocating: what the evaluation reads at every node.
+    pub fn beam_summary(&self, color: Color) -> (u128, Hits) {
+        thread_local! {
+            static SEGMENTS: std::cell::RefCell<Vec<Segment>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        SEGMENTS.with(|cell| {
+            let mut segments = cell.borrow_mut();
+            segments.clear();
+            let hits = self.trace::<true>(color, &mut segments);
+            let mut lit = 0u128;
+            for seg in segments.iter() {
+                let mut sq = match seg.from {
+                    Some(from) => from.step(seg.dir),
+                    None => Some(seg.edge_entry()),
+                };
+                if seg.from == Some(seg.to) {
+                    continue;
+                }
+                while let Some(s) = sq {
+                    lit |= 1u128 << s.index();
+                    if s == seg.to {
+                        break;
+                    }
+                    sq = s.step(seg.dir);
+                }
+            }
+            (lit, hits)
+        })
+    }
+
     /// Traces `color`'s shot without recording the path: what the search uses.
     #[inline]
     pub fn trace_hits(&self, color: Color) -> Hits {

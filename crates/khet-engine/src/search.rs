@@ -295,7 +295,7 @@ impl Searcher {
                 children.push((-2_000_000 + s, mv, child, s));
                 return;
             }
-            let gain = crate::eval::capture_gain(p, &child, hits, side);
+            let gain = crate::eval::capture_gain(p, mv, hits, side);
             let mut order = gain * 100;
             if Some(mv) == hash_move {
                 order += 10_000_000;
@@ -402,11 +402,10 @@ impl Searcher {
                 }
                 return;
             }
-            let gain = crate::eval::capture_gain(p, &child, hits, side);
+            let gain = crate::eval::capture_gain(p, mv, hits, side);
             if gain > 0 {
                 captures.push((gain, child));
             }
-            let _ = mv;
         });
         if let Some(s) = win {
             return s;

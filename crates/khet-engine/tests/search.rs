@@ -338,3 +338,55 @@ fn searches_both_editions_and_beam_splitters() {
         }
     }
 }
+
+#[test]
+fn capture_gain_equals_the_material_difference() {
+    let mut seed = 11u64;
+    let mut captures = 0;
+    for g in 0..60 {
+        let mut p = setup(
+            [
+                "classic",
+                "imhotep",
+                "dynasty",
+                "khet1/classic",
+                "dynasty-eyes",
+            ][g % 5],
+        )
+        .position;
+        for _ in 0..80 {
+            let side = p.side_to_move();
+            for mv in p.legal_moves() {
+                let mut q = p;
+                let hits = q.play_unchecked(mv);
+                if hits.is_game_over() {
+                    continue;
+                }
+                let (b, a) = (
+                    khet_engine::eval::material(&p),
+                    khet_engine::eval::material(&q),
+                );
+                let expected = (b[side.other().index()] - a[side.other().index()])
+                    - (b[side.index()] - a[side.index()]);
+                assert_eq!(
+                    khet_engine::eval::capture_gain(&p, mv, hits, side),
+                    expected,
+                    "{p:?} {mv}"
+                );
+                captures += usize::from(hits.squares != 0);
+            }
+            let moves = p.legal_moves();
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mut q = p;
+            if q.play_unchecked(moves[(seed >> 33) as usize % moves.len()])
+                .is_game_over()
+            {
+                break;
+            }
+            p = q;
+        }
+    }
+    assert!(captures > 100, "too few captures exercised ({captures})");
+}
