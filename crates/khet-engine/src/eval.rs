@@ -118,7 +118,7 @@ static NEIGHBOURHOOD: [u128; 80] = {
     let mut i = 0;
     while i < 80 {
         let (f, r) = ((i % 10) as i32, (i / 10) as i32);
-        let mut j = 0;
+        let mut j: usize = 0;
         while j < 80 {
             let (g, q) = ((j % 10) as i32, (j / 10) as i32);
             if (f - g).abs() <= 1 && (r - q).abs() <= 1 {
