@@ -38,7 +38,7 @@ impl Level {
                 "Looks three moves ahead and sees captures through; varies among good moves."
             }
             Level::Strong => {
-                "Searches five moves deep in a third of its time (at most a second) and plays its best move."
+                "Searches four moves deep in a quarter of its time (at most a second) and plays its best move."
             }
             Level::Master => "Searches as deep as its whole time allows and plays its best move.",
         }
@@ -59,8 +59,8 @@ impl Level {
             Level::Strong => {
                 searcher.quiescence = true;
                 let limits = Limits {
-                    depth: Some(5),
-                    time: Some((budget / 3).min(Duration::from_secs(1))),
+                    depth: Some(4),
+                    time: Some((budget / 4).min(Duration::from_secs(1))),
                     nodes: None,
                 };
                 return searcher.search(position, limits, |_| {}).best;
