@@ -225,10 +225,7 @@ fn lit_squares(show: &Show, front: f32) -> Vec<Square> {
         let mut d = start;
         if sq.is_none() {
             // Entering over the edge: the first square is half a square in.
-            let mut s = seg.to;
-            while let Some(p) = s.step(seg.dir.opposite()) {
-                s = p;
-            }
+            let s = seg.edge_entry();
             d += 0.5;
             if d <= front {
                 out.push(s);

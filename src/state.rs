@@ -223,10 +223,7 @@ pub fn segment_length(seg: &khet_engine::Segment) -> f32 {
         Some(f) => (f.file().index() as f32, f.rank().index() as f32),
         None => {
             let (dx, dy) = seg.dir.delta();
-            let mut s = seg.to;
-            while let Some(p) = s.step(seg.dir.opposite()) {
-                s = p;
-            }
+            let s = seg.edge_entry();
             (
                 s.file().index() as f32 - 0.5 * dx as f32,
                 s.rank().index() as f32 - 0.5 * dy as f32,

@@ -84,10 +84,7 @@ fn segment_origin(seg: &Segment) -> Vec3 {
     let base = match seg.from {
         Some(f) => square_center(f),
         None => {
-            let mut s = seg.to;
-            while let Some(p) = s.step(seg.dir.opposite()) {
-                s = p;
-            }
+            let s = seg.edge_entry();
             square_center(s) - direction_vec(seg.dir) * 0.5
         }
     };

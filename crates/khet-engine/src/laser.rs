@@ -211,8 +211,9 @@ impl Shot {
 }
 
 impl Segment {
-    /// For a segment that enters over the edge: the first square it meets.
-    fn edge_entry(&self) -> Square {
+    /// The square where this run's line meets the board edge behind it: for a segment that
+    /// comes in over the edge (`from` is `None`), the first square it lights.
+    pub fn edge_entry(&self) -> Square {
         let mut s = self.to;
         while let Some(prev) = s.step(self.dir.opposite()) {
             s = prev;
