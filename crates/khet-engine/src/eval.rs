@@ -131,11 +131,6 @@ static NEIGHBOURHOOD: [u128; 80] = {
     t
 };
 
-fn near(a: Square, b: Square) -> bool {
-    a.file().index().abs_diff(b.file().index()) <= 1
-        && a.rank().index().abs_diff(b.rank().index()) <= 1
-}
-
 /// The position's worth to the side to move, with the default weights.
 pub fn evaluate(p: &Position) -> i32 {
     evaluate_with(p, &WEIGHTS)
@@ -146,8 +141,10 @@ pub fn evaluate_with(p: &Position, w: &Weights) -> i32 {
     let us = p.side_to_move();
     let mut score = [0i32; 2];
     let mut pharaoh = [None::<Square>; 2];
+    let mut own = [0u128; 2];
     for (sq, piece) in p.pieces() {
         let c = piece.color().index();
+        own[c] |= 1u128 << sq.index();
         score[c] += w.value(piece.kind()) * piece.height() as i32;
         if piece.kind() == Kind::Pharaoh {
             pharaoh[c] = Some(sq);
@@ -156,10 +153,8 @@ pub fn evaluate_with(p: &Position, w: &Weights) -> i32 {
     for color in Color::ALL {
         let c = color.index();
         if let Some(ph) = pharaoh[c] {
-            let guards = p
-                .pieces()
-                .filter(|(sq, x)| x.color() == color && *sq != ph && near(*sq, ph))
-                .count() as i32;
+            let ring = NEIGHBOURHOOD[ph.index()] & !(1u128 << ph.index());
+            let guards = (ring & own[c]).count_ones() as i32;
             score[c] += guards * w.pharaoh_guard;
             let back = match color {
                 Color::Silver => ph.rank().index(),
