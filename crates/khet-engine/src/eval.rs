@@ -13,8 +13,11 @@ pub const WIN: i32 = 100_000;
 /// The evaluation's weights, in one place.
 #[derive(Clone, Copy, Debug)]
 pub struct Weights {
+    /// A Pyramid (the unit: 100).
     pub pyramid: i32,
+    /// An Anubis.
     pub anubis: i32,
+    /// One Obelisk (a stack is two).
     pub obelisk: i32,
     /// Each own piece next to the own Pharaoh (a shield against beams).
     pub pharaoh_guard: i32,
@@ -59,6 +62,7 @@ impl Default for Weights {
     }
 }
 
+/// The weights the engine plays with.
 pub const WEIGHTS: Weights = Weights {
     pyramid: 100,
     anubis: 130,

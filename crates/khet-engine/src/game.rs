@@ -34,9 +34,20 @@ pub enum DrawReason {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// How a game ended.
 pub enum GameResult {
-    Win { winner: Color, reason: WinReason },
-    Draw { reason: DrawReason },
+    /// One side won.
+    Win {
+        /// Who won.
+        winner: Color,
+        /// Why.
+        reason: WinReason,
+    },
+    /// Nobody won.
+    Draw {
+        /// Why.
+        reason: DrawReason,
+    },
 }
 
 impl fmt::Display for GameResult {
@@ -67,7 +78,9 @@ impl fmt::Display for GameResult {
 /// One turn: the move as played and the shot that followed it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Turn {
+    /// Who moved.
     pub color: Color,
+    /// The move.
     pub mv: Move,
     /// The mover's shot, fired on the board after the move.
     pub shot: Shot,
@@ -76,14 +89,19 @@ pub struct Turn {
 /// Why an action on a game was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameError {
+    /// The game is over.
     Over(GameResult),
+    /// The move is illegal.
     Illegal(IllegalMove),
     /// A repetition draw was claimed without a threefold repetition.
     NoRepetition {
+        /// How often the arrangement has appeared.
         times: usize,
     },
     /// Nothing to take back.
     NothingToUndo,
+    /// Move text that is not a move.
+    Syntax(crate::ParseMoveError),
 }
 
 impl fmt::Display for GameError {
@@ -96,6 +114,7 @@ impl fmt::Display for GameError {
                 "no draw to claim: this arrangement has appeared {times} time(s); it must appear three times"
             ),
             GameError::NothingToUndo => write!(f, "there is no move to take back"),
+            GameError::Syntax(e) => e.fmt(f),
         }
     }
 }
@@ -112,6 +131,7 @@ pub struct Game {
 }
 
 impl Game {
+    /// A game from `start`, under the rules `start` carries.
     pub fn new(start: Position) -> Game {
         let mut game = Game {
             positions: vec![start],
@@ -122,10 +142,12 @@ impl Game {
         game
     }
 
+    /// Where the game began.
     pub fn start(&self) -> &Position {
         &self.positions[0]
     }
 
+    /// The board now.
     pub fn position(&self) -> &Position {
         self.positions
             .last()
@@ -137,26 +159,32 @@ impl Game {
         &self.positions
     }
 
+    /// Every turn played, the first first.
     pub fn turns(&self) -> &[Turn] {
         &self.turns
     }
 
+    /// The turn played last.
     pub fn last_turn(&self) -> Option<&Turn> {
         self.turns.last()
     }
 
+    /// How the game ended, if it has.
     pub fn result(&self) -> Option<GameResult> {
         self.result
     }
 
+    /// Whether the game has ended.
     pub fn is_over(&self) -> bool {
         self.result.is_some()
     }
 
+    /// Whose turn it is.
     pub fn side_to_move(&self) -> Color {
         self.position().side_to_move()
     }
 
+    /// The legal moves now (none once the game is over).
     pub fn legal_moves(&self) -> Vec<Move> {
         if self.is_over() {
             Vec::new()
@@ -207,12 +235,15 @@ impl Game {
     }
 
     /// Reads move text against the current board and plays it.
-    pub fn play_text(&mut self, text: &str) -> Result<&Turn, String> {
-        let mv = self
-            .position()
-            .parse_move(text)
-            .map_err(|e| e.to_string())?;
-        self.play(mv).map_err(|e| e.to_string())
+    pub fn play_text(&mut self, text: &str) -> Result<&Turn, GameError> {
+        if let Some(r) = self.result {
+            return Err(GameError::Over(r));
+        }
+        let mv = self.position().parse_move(text).map_err(|e| match e {
+            crate::MoveError::Syntax(e) => GameError::Syntax(e),
+            crate::MoveError::Illegal(e) => GameError::Illegal(e),
+        })?;
+        self.play(mv)
     }
 
     fn check_no_moves(&mut self) {

@@ -6,8 +6,9 @@
 //! beam is looked up in a 256 × 4 table built at compile time from the beam algebra of the rule
 //! books (see `KHET.md`).
 
+use crate::piece::cell::{self, OFF};
 use crate::piece::{Color, Kind, Piece};
-use crate::position::{OFF, Position};
+use crate::position::Position;
 use crate::rules::Edition;
 use crate::square::{Direction, MB_CELLS, MB_WIDTH, Square};
 use std::fmt;
@@ -31,9 +32,9 @@ const fn action(byte: u8, d: u8) -> u8 {
     if byte == OFF {
         return EDGE;
     }
-    let o = byte & 3;
+    let o = cell::orientation(byte);
     let entered_face = (d + 2) & 3;
-    match (byte >> 3) & 7 {
+    match cell::kind(byte) {
         0 => PHARAOH,
         1 => STOP, // Sphinx
         2 => {
@@ -83,6 +84,7 @@ pub struct Hits {
 }
 
 impl Hits {
+    /// Whether `color`'s Pharaoh was lit.
     pub fn pharaoh_hit(self, color: Color) -> bool {
         self.pharaohs & (1 << color as u8) != 0
     }
@@ -105,6 +107,7 @@ impl Hits {
         })
     }
 
+    /// How many pieces were hit, Pharaohs included.
     pub fn count(self) -> u32 {
         self.squares.count_ones() + self.pharaohs.count_ones()
     }
@@ -134,10 +137,12 @@ pub struct Segment {
     /// Where the light starts: the Sphinx, or the mirror that turned or split it. `None` when it
     /// comes in over the board edge (the fixed lasers of Khet 1.0).
     pub from: Option<Square>,
+    /// Which way the light travels.
     pub dir: Direction,
     /// The last square the light reaches on this run (equal to `from` when a mirror on the edge
     /// sends it straight off the board).
     pub to: Square,
+    /// What happens on `to`.
     pub end: SegmentEnd,
 }
 
@@ -155,8 +160,11 @@ pub enum HitEffect {
 /// A piece the shot hit, as it stood before the shot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Hit {
+    /// Where it stood.
     pub square: Square,
+    /// What it was.
     pub piece: Piece,
+    /// What the hit does to it.
     pub effect: HitEffect,
 }
 
@@ -164,8 +172,11 @@ pub struct Hit {
 /// straight part first), and every piece hit.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Shot {
+    /// Whose laser fired.
     pub color: Color,
+    /// The beam, run by straight run.
     pub segments: Vec<Segment>,
+    /// The pieces hit, each once.
     pub hits: Vec<Hit>,
 }
 
@@ -522,7 +533,7 @@ impl Position {
             let end = match a {
                 STOP => SegmentEnd::Blocked,
                 PHARAOH => {
-                    hits.pharaohs |= 1 << ((byte >> 6) & 1);
+                    hits.pharaohs |= 1 << cell::color(byte);
                     SegmentEnd::Hit
                 }
                 _ => {
@@ -582,7 +593,7 @@ impl Position {
                 }
                 match a {
                     SPLIT => {
-                        let reflected = two_sided(cell & 3, d);
+                        let reflected = two_sided(cell::orientation(cell), d);
                         if RECORD {
                             segments.push(segment(
                                 from,
@@ -610,7 +621,7 @@ impl Position {
                         if RECORD {
                             segments.push(segment(from, mb, d, SegmentEnd::Hit));
                         }
-                        hits.pharaohs |= 1 << ((cell >> 6) & 1);
+                        hits.pharaohs |= 1 << cell::color(cell);
                     }
                     _ => {
                         if RECORD {

@@ -3,12 +3,14 @@
 //! some randomness; none ever plays a move that loses by force when another does not.
 
 use crate::eval::WIN;
+use crate::game::Game;
 use crate::moves::Move;
-use crate::position::Position;
 use crate::search::{Limits, Searcher};
 use std::time::Duration;
 
+/// How well the computer plays; see [`Level::description`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[allow(missing_docs)] // described by `Level::description`
 pub enum Level {
     Beginner,
     Casual,
@@ -17,8 +19,10 @@ pub enum Level {
 }
 
 impl Level {
+    /// Every level, weakest first.
     pub const ALL: [Level; 4] = [Level::Beginner, Level::Casual, Level::Strong, Level::Master];
 
+    /// The level's name, capitalised.
     pub fn name(self) -> &'static str {
         match self {
             Level::Beginner => "Beginner",
@@ -44,12 +48,13 @@ impl Level {
         }
     }
 
-    /// Chooses a move for the side to move (`None` when it has none). `seed` varies the choice
-    /// of the lower levels; the same seed and position give the same move.
+    /// Chooses a move for the game's side to move (`None` when it has none), knowing the game's
+    /// history (it avoids repeating when ahead). `seed` varies the choice of the lower levels;
+    /// the same seed and game give the same move. Master uses all of `budget`.
     pub fn choose(
         self,
         searcher: &mut Searcher,
-        position: &Position,
+        game: &Game,
         budget: Duration,
         seed: &mut u64,
     ) -> Option<Move> {
@@ -61,22 +66,19 @@ impl Level {
                 let limits = Limits {
                     depth: Some(4),
                     time: Some((budget / 4).min(Duration::from_secs(1))),
-                    nodes: None,
+                    ..Limits::default()
                 };
-                return searcher.search(position, limits, |_| {}).best;
+                return searcher.search_game(game, limits, |_| {}).best;
             }
             Level::Master => {
                 searcher.quiescence = true;
-                let limits = Limits {
-                    depth: None,
-                    time: Some(budget),
-                    nodes: None,
-                };
-                return searcher.search(position, limits, |_| {}).best;
+                return searcher
+                    .search_game(game, Limits::time(budget), |_| {})
+                    .best;
             }
         };
         searcher.quiescence = quiescence;
-        let scored = searcher.score_root_moves(position, depth);
+        let scored = searcher.score_root_moves(game, depth);
         let best = scored.iter().map(|&(_, s)| s).max()?;
         let floor = if best <= -WIN / 2 {
             best
@@ -96,12 +98,21 @@ impl Level {
     }
 }
 
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A level's name in any case.
 impl std::str::FromStr for Level {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Level, String> {
+    type Err = crate::text::ParseNameError;
+    fn from_str(s: &str) -> Result<Level, crate::text::ParseNameError> {
         Level::ALL
             .into_iter()
-            .find(|l| l.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown level '{s}' (beginner, casual, strong, master)"))
+            .find(|l| l.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| {
+                crate::text::ParseNameError::new("level", s, "beginner, casual, strong or master")
+            })
     }
 }

@@ -1,7 +1,32 @@
-//! The Khet rules engine: both editions, the Eye of Horus, the laser, setups, notation, perft.
+//! The Khet rules engine: both editions, the Eye of Horus, the laser, setups, notation, perft,
+//! and a computer opponent.
 //!
-//! Pure Rust with no I/O but reading setup and record files, no globals and no logging: the game
-//! (a Bevy app) and the search both call it, and it is the single source of truth for the rules.
+//! Pure Rust with no I/O, no globals and no logging: the game (a Bevy app), the command line and
+//! the search all call it, and it is the single source of truth for the rules. Reading files,
+//! speaking the protocol and running matches are the callers' business (`khet-cli`).
+//!
+//! ```
+//! use khet_engine::{Color, Game, Limits, Searcher, Setup, fire, perft};
+//!
+//! // The official setups are built in.
+//! let start = Setup::builtin("khet2/classic")?.position;
+//! assert_eq!(perft(&start, 2), 5_920);
+//!
+//! // Where does Silver's laser go?
+//! let shot = fire(&start, Color::Silver);
+//! assert!(shot.hits.is_empty());
+//!
+//! // Play a game: moves as text, each followed by the mover's shot.
+//! let mut game = Game::new(start);
+//! let turn = game.play_text("j1-")?; // Silver turns its Sphinx west…
+//! assert_eq!(turn.shot.hits[0].square.to_string(), "f1"); // …and lights its own Anubis.
+//! assert_eq!(game.side_to_move(), Color::Red);
+//!
+//! // Ask the computer for a move.
+//! let result = Searcher::default().search_game(&game, Limits::depth(3), |_| {});
+//! assert!(result.best.is_some());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! - [`Position`]: the board, a small `Copy` value; [`Position::legal_moves`],
 //!   [`Position::check_move`] (with reasons), [`Position::play`] / [`Position::try_play`] /
@@ -10,7 +35,7 @@
 //! - [`Game`]: history, results, threefold repetition, draws by agreement, resignation.
 //! - [`Setup`]: RON setups, checked with file, line and reason; [`Record`]: RON game records.
 //! - [`notation`]: position strings (the Khet2-AI format, extended) and move text.
-//! - [`perft`]: move counting.
+//! - [`perft()`]: move counting.
 //!
 //! # Where the rule books are silent
 //! Each choice is written here; those that players may want otherwise are [`Rules`] options.
@@ -26,11 +51,12 @@
 //! - Repetition compares arrangements only (pieces, squares, orientations), not whose turn it is,
 //!   as the rule books say.
 
+#![warn(missing_docs)]
+
 pub mod eval;
 pub mod game;
 pub mod laser;
 pub mod level;
-pub mod matches;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
@@ -38,11 +64,13 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod record;
+mod ronlines;
 pub mod rules;
 pub mod search;
 pub mod setup;
 pub mod square;
-pub mod uci;
+pub mod text;
+pub mod time;
 mod zobrist;
 
 pub use game::{DrawReason, Game, GameError, GameResult, Turn, WinReason};
@@ -50,12 +78,16 @@ pub use laser::{Hit, HitEffect, Hits, Segment, SegmentEnd, Shot, fire};
 pub use level::Level;
 pub use movegen::{IllegalMove, MoveError, Reason};
 pub use moves::{Move, MoveText, ParseMoveError};
-pub use notation::{PositionError, parse_position, position_to_string};
+pub use notation::{PositionError, PositionErrorKind, parse_position, parse_position_with};
 pub use perft::{divide, perft};
 pub use piece::{Color, Diagonal, Kind, Piece, Rotation};
 pub use position::{Position, Problem, reserved_for, sphinx_square};
 pub use record::{Record, RecordError};
 pub use rules::{Edition, NoMoves, Rules, SwapLanding};
-pub use search::{Limits, SearchResult, Searcher};
-pub use setup::{Setup, SetupEntry, SetupError, SetupErrors, SetupPiece, find_setup, load_dir};
-pub use square::{Direction, File, Rank, Square};
+pub use search::{Limits, Report, Score, SearchResult, Searcher};
+pub use setup::{
+    Setup, SetupError, SetupErrors, SetupPiece, UnknownSetup, catalogue, catalogue_names,
+};
+pub use square::{Direction, File, ParseSquareError, Rank, Square};
+pub use text::ParseNameError;
+pub use time::Clock;

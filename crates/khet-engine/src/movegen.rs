@@ -4,8 +4,9 @@
 //! rotation (written `+`), a Sphinx has exactly one (toggling between its two directions).
 
 use crate::moves::{Move, MoveText, ParseMoveError};
+use crate::piece::cell::{self, EMPTY, OFF};
 use crate::piece::{Color, Kind, Piece, Rotation};
-use crate::position::{EMPTY, FORBIDDEN, OFF, Position, is_reserved_against};
+use crate::position::{FORBIDDEN, Position, is_reserved_against};
 use crate::rules::SwapLanding;
 use crate::square::{NEIGHBOURS, Square};
 use std::fmt;
@@ -16,8 +17,9 @@ const PYRAMID: u8 = Kind::Pyramid as u8;
 const ANUBIS: u8 = Kind::Anubis as u8;
 const OBELISK: u8 = Kind::Obelisk as u8;
 
-/// Why a move was refused.
+/// Why a move was refused (its `Display` says it to a player).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(missing_docs)] // each variant's message is in the Display below
 pub enum Reason {
     NoPiece(Square),
     NotYourPiece { square: Square, piece: Piece },
@@ -43,7 +45,11 @@ impl fmt::Display for Reason {
                 write!(f, "a Sphinx never leaves its corner; it can only turn")
             }
             Reason::CannotRotate(kind) => {
-                write!(f, "turning a {kind} changes nothing, so it is not a move")
+                write!(
+                    f,
+                    "turning {} changes nothing, so it is not a move",
+                    kind.with_article()
+                )
             }
             Reason::NotAdjacent => write!(f, "a piece moves one square (diagonals included)"),
             Reason::Reserved { square, for_color } => {
@@ -55,7 +61,8 @@ impl fmt::Display for Reason {
             Reason::CannotSwapWith(kind) => {
                 write!(
                     f,
-                    "a swap is only with a Pyramid, Anubis or Obelisk, not a {kind}"
+                    "a swap is only with a Pyramid, Anubis or Obelisk, not {}",
+                    kind.with_article()
                 )
             }
             Reason::SwapLandingReserved { piece, square } => write!(
@@ -64,9 +71,9 @@ impl fmt::Display for Reason {
                 piece.describe(),
                 piece.color().other()
             ),
-            Reason::StackTooHigh => write!(f, "only two obelisks may stack"),
+            Reason::StackTooHigh => write!(f, "only two Obelisks may stack"),
             Reason::NotAStack => {
-                write!(f, "only a stack of two obelisks can move its top one alone")
+                write!(f, "only a stack of two Obelisks can move its top one alone")
             }
         }
     }
@@ -75,7 +82,9 @@ impl fmt::Display for Reason {
 /// A refused move and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IllegalMove {
+    /// The move as asked.
     pub mv: Move,
+    /// Why it is refused.
     pub reason: Reason,
 }
 
@@ -90,7 +99,9 @@ impl std::error::Error for IllegalMove {}
 /// Why move text was refused: unreadable, or readable and illegal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
+    /// The text is not a move.
     Syntax(ParseMoveError),
+    /// The text is a move, and an illegal one here.
     Illegal(IllegalMove),
 }
 
@@ -134,10 +145,10 @@ impl Position {
         for from in Square::ALL {
             let mb = from.mb();
             let c = cells[mb];
-            if c == EMPTY || ((c >> 6) & 1) != side as u8 {
+            if c == EMPTY || cell::color(c) != side as u8 {
                 continue;
             }
-            let kind = (c >> 3) & 7;
+            let kind = cell::kind(c);
             match kind {
                 SPHINX => {
                     let rotation =
@@ -157,7 +168,7 @@ impl Position {
                     });
                 }
                 OBELISK => {
-                    let single = c & !4;
+                    let single = cell::single(c);
                     let stacked = c != single;
                     for n in NEIGHBOURS {
                         let t = (mb as isize + n) as usize;
@@ -193,9 +204,9 @@ impl Position {
                         if tc == EMPTY {
                             f(Move::Step { from, to: sq_of(t) });
                         } else {
-                            let tk = (tc >> 3) & 7;
+                            let tk = cell::kind(tc);
                             if (tk == PYRAMID || tk == ANUBIS || tk == OBELISK)
-                                && !(strict && FORBIDDEN[((tc >> 6) & 1) as usize][mb])
+                                && !(strict && FORBIDDEN[cell::color(tc) as usize][mb])
                             {
                                 f(Move::Swap { from, to: sq_of(t) });
                             }

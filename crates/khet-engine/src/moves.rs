@@ -6,25 +6,32 @@
 //! - `h2+` / `h2-`: a quarter turn clockwise / anticlockwise (the Sphinx too);
 //! - `d1e2^`: the top obelisk of the stack on `d1` steps alone to `e2` (our extension).
 //!
-//! Text alone cannot tell a step from a swap; [`Position::parse_move`] reads it against the
+//! Text alone cannot tell a step from a swap; [`Position::parse_move`](crate::Position::parse_move) reads it against the
 //! board.
 
 use crate::piece::Rotation;
 use crate::square::Square;
 use std::fmt;
 
+/// One move: a step, a swap, a quarter turn, or (Khet 1.0) the top Obelisk of a stack stepping
+/// alone. Its `Display` is the move text; [`Position::parse_move`](crate::Position::parse_move)(crate::Position::parse_move)
+/// reads it back against a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
     /// One piece (or a whole obelisk stack) steps to a neighbouring square: an empty one, or, for
     /// a single obelisk, one holding its own single partner, onto which it stacks.
+    #[allow(missing_docs)]
     Step { from: Square, to: Square },
     /// A Scarab, Djed or Eye on `from` trades places with the Pyramid, Anubis or Obelisk(s) on
     /// `to`; neither rotates.
+    #[allow(missing_docs)]
     Swap { from: Square, to: Square },
     /// A quarter turn of the piece on `at`.
+    #[allow(missing_docs)]
     Rotate { at: Square, rotation: Rotation },
     /// The top obelisk of the stack on `from` steps alone to `to` (empty, or its own single
     /// obelisk), leaving the bottom one.
+    #[allow(missing_docs)]
     Unstack { from: Square, to: Square },
 }
 
@@ -56,7 +63,7 @@ impl fmt::Display for Move {
     }
 }
 
-/// Move text read without a board: what [`Position::parse_move`] resolves.
+/// Move text read without a board: what [`Position::parse_move`](crate::Position::parse_move) resolves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MoveText {
     /// `h2g2`
@@ -70,6 +77,7 @@ pub enum MoveText {
 /// Why move text could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseMoveError {
+    /// The text as given.
     pub text: String,
 }
 
@@ -77,8 +85,8 @@ impl fmt::Display for ParseMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "'{}' is not a move (write h2g2 to step or swap, h2+ or h2- to turn, d1e2^ to move a stack's top obelisk)",
-            self.text
+            "'{}' is not a move (write h2g2 to step or swap, h2+ or h2- to turn, d1e2^ to move a stack's top Obelisk)",
+            crate::text::quote(&self.text)
         )
     }
 }

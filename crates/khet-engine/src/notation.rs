@@ -12,31 +12,121 @@
 //! with Sphinxes is a Khet 2.0 position; one without is Khet 1.0, whose lasers are fixed.
 
 use crate::piece::{Color, Diagonal, Kind, Piece};
-use crate::position::Position;
-use crate::rules::Edition;
+use crate::position::{Position, Problem};
+use crate::rules::{Edition, Rules, SwapLanding};
 use crate::square::{Direction, File, Rank, Square};
+use crate::text::{char_number, quote};
 use std::fmt;
 
-/// Why a position string could not be read: where (a character offset) and what.
+/// The longest position string read: a full board is under 200 characters.
+pub const MAX_POSITION_LEN: usize = 1000;
+
+/// Why a position string could not be read: where and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PositionError {
-    /// Byte offset into the string, when the problem is at one place.
+    /// The 1-based number of the character (not byte) concerned, when there is one.
     pub at: Option<usize>,
-    pub reason: String,
+    /// What is wrong.
+    pub kind: PositionErrorKind,
+}
+
+/// What is wrong with a position string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionErrorKind {
+    /// Longer than [`MAX_POSITION_LEN`] characters.
+    TooLong(usize),
+    /// No side to move after the ranks.
+    NoSide,
+    /// The side to move is not `0` or `1`.
+    BadSide(String),
+    /// Not eight ranks.
+    RankCount(usize),
+    /// A run of `0` empty squares.
+    ZeroRun,
+    /// A piece letter without its orientation digit.
+    NeedsDigit(Kind),
+    /// A digit that is no orientation of the kind.
+    BadDigit {
+        /// The digit read.
+        digit: u8,
+        /// The piece it follows.
+        kind: Kind,
+    },
+    /// A rank of more than ten squares.
+    TooManySquares(Rank),
+    /// A rank of fewer than ten squares.
+    TooFewSquares {
+        /// The rank.
+        rank: Rank,
+        /// How many squares it has.
+        squares: usize,
+    },
+    /// A character that is neither a piece letter nor a digit.
+    NotAPiece(char),
+    /// The arrangement breaks the rules (see [`Position::problems`]).
+    Unplayable(Vec<Problem>),
+}
+
+impl fmt::Display for PositionErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionErrorKind::TooLong(n) => write!(
+                f,
+                "a position string is at most {MAX_POSITION_LEN} characters, not {n}"
+            ),
+            PositionErrorKind::NoSide => f.write_str("expected '<ranks> <side>', e.g. '... 0'"),
+            PositionErrorKind::BadSide(s) => write!(
+                f,
+                "side to move must be 0 (Silver) or 1 (Red), not '{}'",
+                quote(s)
+            ),
+            PositionErrorKind::RankCount(n) => {
+                write!(f, "expected 8 ranks separated by '/', found {n}")
+            }
+            PositionErrorKind::ZeroRun => f.write_str("a run of empty squares is 1 to 9"),
+            PositionErrorKind::NeedsDigit(kind) => write!(
+                f,
+                "'{}' ({}) needs an orientation digit",
+                letter(*kind),
+                kind.name()
+            ),
+            PositionErrorKind::BadDigit { digit, kind } => write!(
+                f,
+                "{digit} is not an orientation of {}",
+                kind.with_article()
+            ),
+            PositionErrorKind::TooManySquares(rank) => {
+                write!(f, "rank {rank} has more than 10 squares")
+            }
+            PositionErrorKind::TooFewSquares { rank, squares } => {
+                write!(f, "rank {rank} has {squares} squares, not 10")
+            }
+            PositionErrorKind::NotAPiece(c) => write!(
+                f,
+                "'{}' is not a piece letter (k x a p s d o e) or a digit",
+                quote(&c.to_string())
+            ),
+            PositionErrorKind::Unplayable(problems) => {
+                let all: Vec<String> = problems.iter().map(ToString::to_string).collect();
+                write!(f, "not a playable position: {}", all.join("; "))
+            }
+        }
+    }
 }
 
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.at {
-            Some(at) => write!(f, "at character {}: {}", at + 1, self.reason),
-            None => f.write_str(&self.reason),
+            Some(at) => write!(f, "at character {at}: {}", self.kind),
+            None => self.kind.fmt(f),
         }
     }
 }
 
 impl std::error::Error for PositionError {}
 
-fn letter(kind: Kind) -> char {
+/// The position-string letter of a kind (lower case; Silver's are written in upper case).
+pub(crate) fn letter(kind: Kind) -> char {
     match kind {
         Kind::Pharaoh => 'k',
         Kind::Sphinx => 'x',
@@ -71,8 +161,8 @@ fn digit_of(piece: Piece) -> Option<u8> {
     }
 }
 
-/// Writes the position string of `position`.
-pub fn position_to_string(position: &Position) -> String {
+/// Writes the position string of `position`; the same as its `Display`.
+fn position_to_string(position: &Position) -> String {
     let mut out = String::with_capacity(64);
     for (i, rank) in Rank::ALL.iter().rev().enumerate() {
         if i > 0 {
@@ -134,43 +224,62 @@ fn piece_from(kind: Kind, color: Color, digit: u8) -> Option<Piece> {
     }
 }
 
-/// Reads a position string (see the module docs) and checks the arrangement.
+/// Reads a position string (see the module docs) under the default rules, which refuse a piece on
+/// a square reserved for the other colour.
+///
+/// ```
+/// use khet_engine::{Color, parse_position};
+/// let classic = "x33a3ka3p22/2p37/3P46/p11P31s1s21p21P4/p21P41S2S11p11P3/6p23/7P12/2P4A1KA13X1 0";
+/// let p = parse_position(classic)?;
+/// assert_eq!(p.side_to_move(), Color::Silver);
+/// assert_eq!(p.to_string(), classic);
+/// # Ok::<(), khet_engine::PositionError>(())
+/// ```
 pub fn parse_position(text: &str) -> Result<Position, PositionError> {
-    let err = |at: Option<usize>, reason: String| PositionError { at, reason };
-    let text = text.trim();
-    let (board, side) = match text.rsplit_once(char::is_whitespace) {
+    parse_position_with(text, Rules::default())
+}
+
+/// Reads a position string for a game played under `rules`: under
+/// [`SwapLanding::Permissive`] a swapped piece may stand on a square reserved for the other
+/// colour, so such a position is accepted; under the default it is refused.
+pub fn parse_position_with(text: &str, rules: Rules) -> Result<Position, PositionError> {
+    let char_at = |at: usize| Some(char_number(text, at));
+    let err = |at: Option<usize>, kind: PositionErrorKind| PositionError { at, kind };
+    if text.len() > MAX_POSITION_LEN {
+        return Err(err(None, PositionErrorKind::TooLong(text.chars().count())));
+    }
+    let lead = text.len() - text.trim_start().len();
+    let trimmed = text.trim();
+    let (board, side) = match trimmed.rsplit_once(char::is_whitespace) {
         Some((b, s)) => (b.trim_end(), s),
-        None => return Err(err(None, "expected '<ranks> <side>', e.g. '... 0'".into())),
+        None => return Err(err(None, PositionErrorKind::NoSide)),
     };
-    let side_at = text.len() - side.len();
+    let side_at = lead + trimmed.len() - side.len();
     let side = match side {
         "0" => Color::Silver,
         "1" => Color::Red,
         _ => {
             return Err(err(
-                Some(side_at),
-                format!("side to move must be 0 (Silver) or 1 (Red), not '{side}'"),
+                char_at(side_at),
+                PositionErrorKind::BadSide(side.to_string()),
             ));
         }
     };
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != 8 {
-        return Err(err(
-            None,
-            format!("expected 8 ranks separated by '/', found {}", ranks.len()),
-        ));
+        return Err(err(None, PositionErrorKind::RankCount(ranks.len())));
     }
     let mut placed: Vec<(Square, Piece)> = Vec::new();
-    let mut offset = 0;
+    let mut offset = lead;
     for (i, rank_text) in ranks.iter().enumerate() {
         let rank = Rank::ALL[7 - i];
         let mut file = 0usize;
         let mut chars = rank_text.char_indices().peekable();
         while let Some((j, ch)) = chars.next() {
-            let at = Some(offset + j);
+            let at = char_at(offset + j);
             if let Some(run) = ch.to_digit(10) {
                 if run == 0 {
-                    return Err(err(at, "a run of empty squares is 1 to 9".into()));
+                    return Err(err(at, PositionErrorKind::ZeroRun));
                 }
                 file += run as usize;
             } else if let Some(kind) = kind_of(ch) {
@@ -184,45 +293,31 @@ pub fn parse_position(text: &str) -> Result<Position, PositionError> {
                 } else {
                     match chars.next() {
                         Some((_, d)) if d.is_ascii_digit() => d as u8 - b'0',
-                        _ => {
-                            return Err(err(
-                                at,
-                                format!("'{ch}' ({}) needs an orientation digit", kind.name()),
-                            ));
-                        }
+                        _ => return Err(err(at, PositionErrorKind::NeedsDigit(kind))),
                     }
                 };
                 let Some(piece) = piece_from(kind, color, digit) else {
-                    return Err(err(
-                        at,
-                        format!("{digit} is not an orientation of a {}", kind.name()),
-                    ));
+                    return Err(err(at, PositionErrorKind::BadDigit { digit, kind }));
                 };
                 if file >= 10 {
-                    return Err(err(
-                        at,
-                        format!("rank {} has more than 10 squares", rank.char()),
-                    ));
+                    return Err(err(at, PositionErrorKind::TooManySquares(rank)));
                 }
                 placed.push((Square::from_coords(File::ALL[file], rank), piece));
                 file += 1;
             } else {
-                return Err(err(
-                    at,
-                    format!("'{ch}' is not a piece letter (k x a p s d o e) or a digit"),
-                ));
+                return Err(err(at, PositionErrorKind::NotAPiece(ch)));
             }
             if file > 10 {
-                return Err(err(
-                    at,
-                    format!("rank {} has more than 10 squares", rank.char()),
-                ));
+                return Err(err(at, PositionErrorKind::TooManySquares(rank)));
             }
         }
         if file != 10 && !(file == 0 && rank_text.is_empty()) {
             return Err(err(
-                Some(offset),
-                format!("rank {} has {file} squares, not 10", rank.char()),
+                char_at(offset),
+                PositionErrorKind::TooFewSquares {
+                    rank,
+                    squares: file,
+                },
             ));
         }
         offset += rank_text.len() + 1;
@@ -237,22 +332,28 @@ pub fn parse_position(text: &str) -> Result<Position, PositionError> {
         position.put(sq, Some(p));
     }
     position.set_side_to_move(side);
-    // A piece on a square reserved against it is reachable under `permissive-swap`.
-    let problems = position.problems_with(false);
+    position.set_rules(rules);
+    // A piece on a square reserved against it is reachable only under `permissive-swap`.
+    let problems = position.problems_with(rules.swap_landing == SwapLanding::Strict);
     if !problems.is_empty() {
-        let all: Vec<String> = problems.iter().map(ToString::to_string).collect();
-        return Err(err(
-            None,
-            format!("not a playable position: {}", all.join("; ")),
-        ));
+        return Err(err(None, PositionErrorKind::Unplayable(problems)));
     }
     Ok(position)
 }
 
+/// [`parse_position`]: the default rules.
 impl std::str::FromStr for Position {
     type Err = PositionError;
     fn from_str(s: &str) -> Result<Position, PositionError> {
         parse_position(s)
+    }
+}
+
+/// The position string (see the module docs), so that `p.to_string().parse()` gives `p` back
+/// (with the default rules). [`Position::diagram`] draws the board.
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&position_to_string(self))
     }
 }
 

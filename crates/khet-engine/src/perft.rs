@@ -7,6 +7,14 @@
 use crate::moves::Move;
 use crate::position::Position;
 
+/// The number of move sequences of `depth` plies from `position`, as `KHET.md` defines it: a
+/// move that lights a Pharaoh ends its line and counts once.
+///
+/// ```
+/// let classic = khet_engine::Setup::builtin("classic")?.position;
+/// assert_eq!(khet_engine::perft(&classic, 3), 451_867);
+/// # Ok::<(), khet_engine::UnknownSetup>(())
+/// ```
 pub fn perft(position: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,

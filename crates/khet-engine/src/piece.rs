@@ -1,23 +1,80 @@
 //! Colours, piece kinds and pieces with their orientation, packed into one byte.
 
 use crate::square::Direction;
+use crate::text::ParseNameError;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::str::FromStr;
+
+/// The board's cells as bytes: the one place that knows how a piece is packed (`1 c kkk s oo`:
+/// occupied, colour, kind, stacked, orientation). The board, the laser's table and the move
+/// generator read cells through these functions so that the layout can change here alone.
+pub(crate) mod cell {
+    /// An empty square.
+    pub(crate) const EMPTY: u8 = 0;
+    /// The sentinel of the cells around the board.
+    pub(crate) const OFF: u8 = 0xFF;
+    pub(crate) const OCCUPIED: u8 = 0x80;
+    const RED: u8 = 0x40;
+    const STACKED: u8 = 4;
+
+    /// Packs a piece; `orientation` must already be reduced for its kind.
+    pub(crate) const fn pack(color: u8, kind: u8, stacked: bool, orientation: u8) -> u8 {
+        OCCUPIED | (color << 6) | (kind << 3) | ((stacked as u8) << 2) | (orientation & 3)
+    }
+    /// The kind's discriminant (meaningless for `EMPTY` and `OFF`).
+    pub(crate) const fn kind(b: u8) -> u8 {
+        (b >> 3) & 7
+    }
+    /// The colour's discriminant: 0 Silver, 1 Red.
+    pub(crate) const fn color(b: u8) -> u8 {
+        (b & RED) >> 6
+    }
+    /// The raw orientation index, 0..4.
+    pub(crate) const fn orientation(b: u8) -> u8 {
+        b & 3
+    }
+    /// The same cell with another orientation.
+    pub(crate) const fn with_orientation(b: u8, o: u8) -> u8 {
+        (b & !3) | (o & 3)
+    }
+    /// Whether an obelisk cell holds a stack of two.
+    pub(crate) const fn is_stacked(b: u8) -> bool {
+        b & STACKED != 0
+    }
+    /// The obelisk cell with a second obelisk on top.
+    pub(crate) const fn stacked(b: u8) -> u8 {
+        b | STACKED
+    }
+    /// The obelisk cell with its top obelisk gone (a single obelisk stays as it is).
+    pub(crate) const fn single(b: u8) -> u8 {
+        b & !STACKED
+    }
+    /// Whether the cell holds a piece (not empty, not off the board).
+    pub(crate) const fn is_piece(b: u8) -> bool {
+        b & OCCUPIED != 0 && b != OFF
+    }
+}
 
 /// A side. Silver moves first and sits at rank 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Color {
+    /// Moves first; its laser is in `j1`.
     Silver = 0,
+    /// Its laser is in `a8`.
     Red = 1,
 }
 
 impl Color {
+    /// Both sides, Silver first.
     pub const ALL: [Color; 2] = [Color::Silver, Color::Red];
 
+    /// 0 for Silver, 1 for Red.
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The opponent.
     pub const fn other(self) -> Color {
         match self {
             Color::Silver => Color::Red,
@@ -25,6 +82,7 @@ impl Color {
         }
     }
 
+    /// `"Silver"` or `"Red"`.
     pub const fn name(self) -> &'static str {
         match self {
             Color::Silver => "Silver",
@@ -43,6 +101,18 @@ impl std::ops::Not for Color {
 impl fmt::Display for Color {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// `silver` or `red` in any case, or the position string's side digit `0` or `1`.
+impl FromStr for Color {
+    type Err = ParseNameError;
+    fn from_str(s: &str) -> Result<Color, ParseNameError> {
+        match s.to_ascii_lowercase().as_str() {
+            "silver" | "0" => Ok(Color::Silver),
+            "red" | "1" => Ok(Color::Red),
+            _ => Err(ParseNameError::new("colour", s, "silver or red")),
+        }
     }
 }
 
@@ -68,6 +138,7 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, in discriminant order.
     pub const ALL: [Kind; 8] = [
         Kind::Pharaoh,
         Kind::Sphinx,
@@ -79,10 +150,12 @@ impl Kind {
         Kind::Eye,
     ];
 
+    /// The discriminant, 0..8.
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The kind's name as the rule books write it (`"Eye of Horus"` for the Eye).
     pub const fn name(self) -> &'static str {
         match self {
             Kind::Pharaoh => "Pharaoh",
@@ -94,6 +167,19 @@ impl Kind {
             Kind::Obelisk => "Obelisk",
             Kind::Eye => "Eye of Horus",
         }
+    }
+
+    /// The indefinite article for the kind's name: "an Anubis", "an Obelisk", "a Pyramid".
+    pub const fn article(self) -> &'static str {
+        match self {
+            Kind::Anubis | Kind::Obelisk | Kind::Eye => "an",
+            _ => "a",
+        }
+    }
+
+    /// The name with its article, for messages: `"an Obelisk"`.
+    pub fn with_article(self) -> String {
+        format!("{} {}", self.article(), self.name())
     }
 
     /// The two-sided mirrors that may swap places with a neighbour.
@@ -127,9 +213,33 @@ impl fmt::Display for Kind {
     }
 }
 
+/// A kind's name in any case (`pyramid`, `Eye of Horus` or `eye`) or its position-string letter
+/// (`p`, `x`, `k`, …).
+impl FromStr for Kind {
+    type Err = ParseNameError;
+    fn from_str(s: &str) -> Result<Kind, ParseNameError> {
+        let lower = s.trim().to_ascii_lowercase();
+        Kind::ALL
+            .into_iter()
+            .find(|k| {
+                k.name().eq_ignore_ascii_case(&lower)
+                    || (*k == Kind::Eye && lower == "eye")
+                    || lower == crate::notation::letter(*k).to_string()
+            })
+            .ok_or_else(|| {
+                ParseNameError::new(
+                    "kind of piece",
+                    s,
+                    "Pharaoh, Sphinx, Pyramid, Anubis, Scarab, Djed, Obelisk, Eye, or k x p a s d o e",
+                )
+            })
+    }
+}
+
 /// A diagonal compass direction, used for mirrors. A Pyramid's is the way its mirror faces; a
 /// two-sided mirror's `NE` and `SW` are the same (mirror line `\`), as are `SE` and `NW` (`/`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[allow(missing_docs)] // the compass names say it
 pub enum Diagonal {
     NE = 0,
     SE = 1,
@@ -138,12 +248,15 @@ pub enum Diagonal {
 }
 
 impl Diagonal {
+    /// The four diagonals, clockwise from `NE`.
     pub const ALL: [Diagonal; 4] = [Diagonal::NE, Diagonal::SE, Diagonal::SW, Diagonal::NW];
 
+    /// The diagonal with index `i mod 4` (0 = `NE`, clockwise).
     pub const fn from_index(i: usize) -> Diagonal {
         Diagonal::ALL[i & 3]
     }
 
+    /// `"NE"`, `"SE"`, `"SW"` or `"NW"`.
     pub const fn name(self) -> &'static str {
         match self {
             Diagonal::NE => "NE",
@@ -160,15 +273,15 @@ impl fmt::Display for Diagonal {
     }
 }
 
-impl std::str::FromStr for Diagonal {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Diagonal, String> {
+impl FromStr for Diagonal {
+    type Err = ParseNameError;
+    fn from_str(s: &str) -> Result<Diagonal, ParseNameError> {
         match s.to_ascii_uppercase().as_str() {
             "NE" => Ok(Diagonal::NE),
             "SE" => Ok(Diagonal::SE),
             "SW" => Ok(Diagonal::SW),
             "NW" => Ok(Diagonal::NW),
-            _ => Err(format!("'{s}' is not a diagonal (NE, SE, SW or NW)")),
+            _ => Err(ParseNameError::new("diagonal", s, "NE, SE, SW or NW")),
         }
     }
 }
@@ -176,11 +289,14 @@ impl std::str::FromStr for Diagonal {
 /// A quarter turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rotation {
+    /// Written `+`.
     Clockwise,
+    /// Written `-`.
     Anticlockwise,
 }
 
 impl Rotation {
+    /// `+` or `-`, as in move text.
     pub const fn symbol(self) -> char {
         match self {
             Rotation::Clockwise => '+',
@@ -199,37 +315,36 @@ impl Rotation {
 pub struct Piece(u8);
 
 impl Piece {
-    const OCCUPIED: u8 = 0x80;
-
     const fn pack(color: Color, kind: Kind, stacked: bool, orientation: u8) -> Piece {
         let o = orientation % kind.orientations();
-        Piece(
-            Self::OCCUPIED
-                | ((color as u8) << 6)
-                | ((kind as u8) << 3)
-                | ((stacked as u8) << 2)
-                | o,
-        )
+        Piece(cell::pack(color as u8, kind as u8, stacked, o))
     }
 
+    /// A Pharaoh.
     pub const fn pharaoh(color: Color) -> Piece {
         Piece::pack(color, Kind::Pharaoh, false, 0)
     }
+    /// A Sphinx whose laser points `dir`.
     pub const fn sphinx(color: Color, dir: Direction) -> Piece {
         Piece::pack(color, Kind::Sphinx, false, dir as u8)
     }
+    /// An Anubis whose shield faces `front`.
     pub const fn anubis(color: Color, front: Direction) -> Piece {
         Piece::pack(color, Kind::Anubis, false, front as u8)
     }
+    /// A Pyramid whose mirror faces `facing`.
     pub const fn pyramid(color: Color, facing: Diagonal) -> Piece {
         Piece::pack(color, Kind::Pyramid, false, facing as u8)
     }
+    /// A Scarab; `NE`/`SW` is the mirror `\\`, `SE`/`NW` is `/`.
     pub const fn scarab(color: Color, mirror: Diagonal) -> Piece {
         Piece::pack(color, Kind::Scarab, false, mirror as u8)
     }
+    /// A Djed (Khet 1.0's Scarab); mirrors as [`Piece::scarab`].
     pub const fn djed(color: Color, mirror: Diagonal) -> Piece {
         Piece::pack(color, Kind::Djed, false, mirror as u8)
     }
+    /// An Eye of Horus; mirrors as [`Piece::scarab`].
     pub const fn eye(color: Color, mirror: Diagonal) -> Piece {
         Piece::pack(color, Kind::Eye, false, mirror as u8)
     }
@@ -243,21 +358,19 @@ impl Piece {
         Piece::pack(color, kind, false, orientation)
     }
 
+    /// The owner.
     pub const fn color(self) -> Color {
-        if self.0 & 0x40 == 0 {
-            Color::Silver
-        } else {
-            Color::Red
-        }
+        Color::ALL[cell::color(self.0) as usize]
     }
 
+    /// What kind of piece it is.
     pub const fn kind(self) -> Kind {
-        Kind::ALL[((self.0 >> 3) & 7) as usize]
+        Kind::ALL[cell::kind(self.0) as usize]
     }
 
     /// The raw orientation index, 0..4.
     pub const fn orientation(self) -> u8 {
-        self.0 & 3
+        cell::orientation(self.0)
     }
 
     /// The facing of a Sphinx or Anubis.
@@ -281,7 +394,7 @@ impl Piece {
 
     /// Obelisk stack height (1 or 2); 1 for every other piece.
     pub const fn height(self) -> u8 {
-        if self.0 & 4 != 0 { 2 } else { 1 }
+        if cell::is_stacked(self.0) { 2 } else { 1 }
     }
 
     /// This piece after a quarter turn.
@@ -292,7 +405,7 @@ impl Piece {
         };
         let kind = self.kind();
         let o = (self.orientation() + step) % kind.orientations();
-        Piece((self.0 & !3) | o)
+        Piece(cell::with_orientation(self.0, o))
     }
 
     /// Whether a quarter turn changes anything (not for Pharaoh and Obelisk).
@@ -303,9 +416,9 @@ impl Piece {
     /// The same piece with the stack height changed (obelisks only).
     pub(crate) const fn with_height(self, height: u8) -> Piece {
         if height >= 2 {
-            Piece(self.0 | 4)
+            Piece(cell::stacked(self.0))
         } else {
-            Piece(self.0 & !4)
+            Piece(cell::single(self.0))
         }
     }
 
@@ -314,7 +427,7 @@ impl Piece {
     }
 
     pub(crate) const fn from_byte(b: u8) -> Option<Piece> {
-        if b & Self::OCCUPIED != 0 && b != crate::position::OFF {
+        if cell::is_piece(b) {
             Some(Piece(b))
         } else {
             None

@@ -7,16 +7,12 @@
 
 use crate::laser::Hits;
 use crate::moves::Move;
+use crate::piece::cell::{self, EMPTY, OFF};
 use crate::piece::{Color, Kind, Piece};
 use crate::rules::{Edition, Rules};
 use crate::square::{MB_CELLS, Square};
 use crate::zobrist;
 use std::fmt;
-
-/// Sentinel byte of the cells around the board.
-pub(crate) const OFF: u8 = 0xFF;
-/// An empty cell.
-pub(crate) const EMPTY: u8 = 0;
 
 /// The corner of `color`'s laser: its Sphinx in Khet 2.0, where its fixed laser enters in 1.0.
 pub const fn sphinx_square(color: Color) -> Square {
@@ -61,6 +57,18 @@ pub(crate) static FORBIDDEN: [[bool; MB_CELLS]; 2] = {
     t
 };
 
+/// The board: pieces on squares, the side to move, the edition and the rule options. A small
+/// `Copy` value; its `Display` is the position string and [`Position::diagram`] draws it.
+///
+/// ```
+/// use khet_engine::{Color, Setup};
+/// let mut p = Setup::builtin("classic").expect("built in").position;
+/// let mv = p.parse_move("h2g2")?; // Silver's Pyramid steps west
+/// let hits = p.try_play(mv)?;      // the move, then Silver's shot
+/// assert_eq!(hits.count(), 0);
+/// assert_eq!(p.side_to_move(), Color::Red);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     cells: [u8; MB_CELLS],
@@ -77,17 +85,114 @@ pub struct Position {
 
 /// Something wrong with an arrangement of pieces, found by [`Position::problems`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Problem {
-    /// The square concerned, when there is one.
-    pub square: Option<Square>,
-    pub reason: String,
+pub enum Problem {
+    /// A side has no Pharaoh or more than one; `squares` are where its Pharaohs stand.
+    PharaohCount {
+        /// The side.
+        color: Color,
+        /// Its Pharaohs' squares (none, or two and more).
+        squares: Vec<Square>,
+    },
+    /// A piece stands on a square reserved for the other colour.
+    Reserved {
+        /// The square.
+        square: Square,
+        /// The piece.
+        piece: Piece,
+    },
+    /// A kind of piece the edition does not have.
+    WrongEdition {
+        /// Where it stands.
+        square: Square,
+        /// Its kind.
+        kind: Kind,
+        /// The position's edition.
+        edition: Edition,
+    },
+    /// A Sphinx off its corner.
+    SphinxOffCorner {
+        /// Where it stands.
+        square: Square,
+        /// Its owner.
+        color: Color,
+    },
+    /// A Sphinx in its corner pointing off the board.
+    SphinxPointsAway {
+        /// Its corner.
+        square: Square,
+        /// Its owner.
+        color: Color,
+    },
+    /// A Khet 2.0 side without a Sphinx.
+    NoSphinx {
+        /// The side.
+        color: Color,
+    },
+}
+
+impl Problem {
+    /// The squares concerned (none for a missing piece), to mark on a board or to point at the
+    /// lines of a setup file.
+    pub fn squares(&self) -> Vec<Square> {
+        match self {
+            Problem::PharaohCount { squares, .. } => squares.clone(),
+            Problem::Reserved { square, .. }
+            | Problem::WrongEdition { square, .. }
+            | Problem::SphinxOffCorner { square, .. }
+            | Problem::SphinxPointsAway { square, .. } => vec![*square],
+            Problem::NoSphinx { .. } => Vec::new(),
+        }
+    }
 }
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.square {
-            Some(sq) => write!(f, "{sq}: {}", self.reason),
-            None => f.write_str(&self.reason),
+        match self {
+            Problem::PharaohCount { color, squares } => {
+                let on: Vec<String> = squares.iter().map(ToString::to_string).collect();
+                let on = if on.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (on {})", on.join(" and "))
+                };
+                write!(
+                    f,
+                    "{color} has {} Pharaohs{on}; each side needs exactly one",
+                    squares.len()
+                )
+            }
+            Problem::Reserved { square, piece } => write!(
+                f,
+                "{square}: the {} stands on a square reserved for {}",
+                piece.describe(),
+                piece.color().other()
+            ),
+            Problem::WrongEdition {
+                square,
+                kind,
+                edition,
+            } => write!(
+                f,
+                "{square}: {} has no place in {edition}",
+                kind.with_article()
+            ),
+            Problem::SphinxOffCorner { square, color } => write!(
+                f,
+                "{square}: the {color} Sphinx must stand in its corner, {}",
+                sphinx_square(*color)
+            ),
+            Problem::SphinxPointsAway { square, color } => {
+                let [a, b] = sphinx_directions(*color);
+                write!(
+                    f,
+                    "{square}: the {color} Sphinx must point {a} or {b}, along the board"
+                )
+            }
+            Problem::NoSphinx { color } => write!(
+                f,
+                "{color} has no Sphinx; it belongs on {}",
+                sphinx_square(*color)
+            ),
         }
     }
 }
@@ -111,27 +216,33 @@ impl Position {
         }
     }
 
+    /// Which game this is.
     pub fn edition(&self) -> Edition {
         self.edition
     }
 
+    /// The rule options it is played under.
     pub fn rules(&self) -> Rules {
         self.rules
     }
 
+    /// Sets the rule options.
     pub fn set_rules(&mut self, rules: Rules) {
         self.rules = rules;
     }
 
+    /// The same position under other rule options.
     pub fn with_rules(mut self, rules: Rules) -> Position {
         self.rules = rules;
         self
     }
 
+    /// Whose turn it is.
     pub fn side_to_move(&self) -> Color {
         self.side
     }
 
+    /// Sets whose turn it is.
     pub fn set_side_to_move(&mut self, side: Color) {
         self.side = side;
     }
@@ -172,6 +283,7 @@ impl Position {
         self.eyes
     }
 
+    /// The piece on `sq`, if any.
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         Piece::from_byte(self.cells[sq.mb()])
     }
@@ -187,13 +299,13 @@ impl Position {
         let old = self.cells[mb];
         if old != EMPTY {
             self.hash ^= zobrist::piece_key(mb, old);
-            if (old >> 3) & 7 == Kind::Eye as u8 {
+            if cell::kind(old) == Kind::Eye as u8 {
                 self.eyes -= 1;
             }
         }
         if byte != EMPTY {
             self.hash ^= zobrist::piece_key(mb, byte);
-            if (byte >> 3) & 7 == Kind::Eye as u8 {
+            if cell::kind(byte) == Kind::Eye as u8 {
                 self.eyes += 1;
             }
         }
@@ -237,77 +349,49 @@ impl Position {
     /// under the `permissive-swap` option may hold a swapped piece on such a square.
     pub fn problems_with(&self, check_reserved: bool) -> Vec<Problem> {
         let mut out = Vec::new();
-        let mut problem =
-            |square: Option<Square>, reason: String| out.push(Problem { square, reason });
         for color in Color::ALL {
-            let pharaohs = self
+            let squares: Vec<Square> = self
                 .pieces()
                 .filter(|(_, p)| p.kind() == Kind::Pharaoh && p.color() == color)
-                .count();
-            if pharaohs != 1 {
-                problem(
-                    None,
-                    format!("{color} has {pharaohs} Pharaohs; each side needs exactly one"),
-                );
+                .map(|(sq, _)| sq)
+                .collect();
+            if squares.len() != 1 {
+                out.push(Problem::PharaohCount { color, squares });
             }
         }
-        for (sq, p) in self.pieces() {
-            if check_reserved && is_reserved_against(sq, p.color()) {
-                problem(
-                    Some(sq),
-                    format!(
-                        "the {} stands on a square reserved for {}",
-                        p.describe(),
-                        p.color().other()
-                    ),
-                );
+        for (square, piece) in self.pieces() {
+            let (color, kind) = (piece.color(), piece.kind());
+            if check_reserved && is_reserved_against(square, color) {
+                out.push(Problem::Reserved { square, piece });
             }
             let wrong_edition = match self.edition {
-                Edition::Khet2 => matches!(p.kind(), Kind::Djed | Kind::Obelisk),
-                Edition::Khet1 => matches!(p.kind(), Kind::Sphinx | Kind::Scarab | Kind::Anubis),
+                Edition::Khet2 => matches!(kind, Kind::Djed | Kind::Obelisk),
+                Edition::Khet1 => matches!(kind, Kind::Sphinx | Kind::Scarab | Kind::Anubis),
             };
             if wrong_edition {
-                problem(
-                    Some(sq),
-                    format!("a {} has no place in {}", p.kind(), self.edition),
-                );
+                out.push(Problem::WrongEdition {
+                    square,
+                    kind,
+                    edition: self.edition,
+                });
             }
-            if p.kind() == Kind::Sphinx && self.edition == Edition::Khet2 {
-                let home = sphinx_square(p.color());
-                if sq != home {
-                    problem(
-                        Some(sq),
-                        format!("the {} Sphinx must stand in its corner, {home}", p.color()),
-                    );
-                } else if !sphinx_directions(p.color())
-                    .contains(&p.facing().unwrap_or(crate::Direction::N))
+            if kind == Kind::Sphinx && self.edition == Edition::Khet2 {
+                if square != sphinx_square(color) {
+                    out.push(Problem::SphinxOffCorner { square, color });
+                } else if !sphinx_directions(color)
+                    .contains(&piece.facing().unwrap_or(crate::Direction::N))
                 {
-                    let [a, b] = sphinx_directions(p.color());
-                    problem(
-                        Some(sq),
-                        format!(
-                            "the {} Sphinx must point {a} or {b}, along the board",
-                            p.color()
-                        ),
-                    );
+                    out.push(Problem::SphinxPointsAway { square, color });
                 }
             }
         }
         if self.edition == Edition::Khet2 {
             for color in Color::ALL {
-                let home = sphinx_square(color);
-                let ok = self
-                    .piece_at(home)
-                    .is_some_and(|p| p.kind() == Kind::Sphinx && p.color() == color);
-                if !ok
-                    && !self
-                        .pieces()
-                        .any(|(_, p)| p.kind() == Kind::Sphinx && p.color() == color)
+                if !self
+                    .pieces()
+                    .any(|(_, p)| p.kind() == Kind::Sphinx && p.color() == color)
                 {
-                    problem(
-                        Some(home),
-                        format!("{color} has no Sphinx; it belongs on {home}"),
-                    );
+                    out.push(Problem::NoSphinx { color });
                 }
             }
         }
@@ -325,7 +409,11 @@ impl Position {
                 let target = self.cells[t];
                 self.set_cell(f, EMPTY);
                 // Onto an own single obelisk: the two stack.
-                let byte = if target == EMPTY { moving } else { target | 4 };
+                let byte = if target == EMPTY {
+                    moving
+                } else {
+                    cell::stacked(target)
+                };
                 self.set_cell(t, byte);
             }
             Move::Swap { from, to } => {
@@ -344,10 +432,17 @@ impl Position {
             Move::Unstack { from, to } => {
                 let (f, t) = (from.mb(), to.mb());
                 let stack = self.cells[f];
-                let single = stack & !4;
+                let single = cell::single(stack);
                 let target = self.cells[t];
                 self.set_cell(f, single);
-                self.set_cell(t, if target == EMPTY { single } else { single | 4 });
+                self.set_cell(
+                    t,
+                    if target == EMPTY {
+                        single
+                    } else {
+                        cell::stacked(single)
+                    },
+                );
             }
         }
     }
@@ -362,7 +457,11 @@ impl Position {
             bits &= bits - 1;
             let mb = Square::ALL[i].mb();
             let byte = self.cells[mb];
-            let after = if byte & 4 != 0 { byte & !4 } else { EMPTY };
+            let after = if cell::is_stacked(byte) {
+                cell::single(byte)
+            } else {
+                EMPTY
+            };
             self.set_cell(mb, after);
         }
     }
@@ -418,17 +517,22 @@ pub const fn sphinx_directions(color: Color) -> [crate::Direction; 2] {
 
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "Position(\"{}\")",
-            crate::notation::position_to_string(self)
-        )
+        write!(f, "Position(\"{self}\")")
     }
 }
 
-/// The board as a diagram in `KHET.md`'s key (upper case Silver), rank 8 on top.
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Position {
+    /// The board as a diagram in `KHET.md`'s key (upper case Silver), rank 8 on top, with the
+    /// reserved squares marked (`+` Silver's, `~` Red's), and a last line saying who moves.
+    pub fn diagram(&self) -> String {
+        let mut f = String::new();
+        self.write_diagram(&mut f)
+            .unwrap_or_else(|_| unreachable!("writing to a String cannot fail"));
+        f
+    }
+
+    fn write_diagram(&self, f: &mut String) -> fmt::Result {
+        use std::fmt::Write;
         for rank in crate::Rank::ALL.iter().rev() {
             write!(f, "{} ", rank.char())?;
             for file in crate::File::ALL {

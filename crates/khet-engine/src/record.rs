@@ -12,24 +12,42 @@
 //! ```
 
 use crate::game::{Game, GameResult, WinReason};
-use crate::notation::{parse_position, position_to_string};
+use crate::notation::parse_position_with;
+use crate::ronlines::RonLines;
 use crate::rules::Rules;
-use crate::setup::line_of;
+use crate::text::quote;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// The largest record text read: a game of a thousand moves takes about 12 KB.
+pub const MAX_RECORD_BYTES: usize = 4 * 1024 * 1024;
+
+/// A game as text: where it started, under which rules, its moves and its result. Unknown fields
+/// are refused with their line; a UTF-8 byte-order mark is accepted.
+///
+/// ```
+/// use khet_engine::{Game, Record, Setup};
+/// let mut game = Game::new(Setup::builtin("classic")?.position);
+/// game.play_text("j1-")?;
+/// let text = Record::from_game(&game, "Classic").to_ron();
+/// let again = Record::from_ron(&text, "game.ron")?.replay(&text, "game.ron")?;
+/// assert_eq!(again.position(), game.position());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename = "Record")]
+#[serde(rename = "Record", deny_unknown_fields)]
 pub struct Record {
     /// The setup's name, for people; `start` is what counts.
     #[serde(default)]
     pub setup: String,
     /// The starting position string.
     pub start: String,
+    /// The rule options the game was played under.
     #[serde(default)]
     pub rules: Rules,
     /// The moves in text form.
     pub moves: Vec<String>,
+    /// How the game ended, if it has (resignations and agreements are not in the moves).
     #[serde(default)]
     pub result: Option<GameResult>,
 }
@@ -37,8 +55,11 @@ pub struct Record {
 /// Why a record could not be read or replayed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordError {
+    /// The file's name as the caller gave it.
     pub file: String,
+    /// 1-based line; 0 for the whole file.
     pub line: usize,
+    /// What is wrong, on one line.
     pub reason: String,
 }
 
@@ -55,7 +76,7 @@ impl Record {
     pub fn from_game(game: &Game, setup: &str) -> Record {
         Record {
             setup: setup.to_string(),
-            start: position_to_string(game.start()),
+            start: game.start().to_string(),
             rules: game.start().rules(),
             moves: game.turns().iter().map(|t| t.mv.to_string()).collect(),
             result: game.result(),
@@ -87,11 +108,22 @@ impl Record {
 
     /// Reads a record from RON text; `file` names it in errors.
     pub fn from_ron(src: &str, file: &str) -> Result<Record, RecordError> {
-        ron::from_str(src).map_err(|e| RecordError {
+        let error = |line: usize, reason: String| RecordError {
             file: file.to_string(),
-            line: e.span.start.line.max(1),
-            reason: e.code.to_string(),
-        })
+            line,
+            reason,
+        };
+        if src.len() > MAX_RECORD_BYTES {
+            return Err(error(
+                0,
+                format!(
+                    "{} bytes is too big for a game record (at most {MAX_RECORD_BYTES})",
+                    src.len()
+                ),
+            ));
+        }
+        let src = src.strip_prefix('\u{feff}').unwrap_or(src);
+        ron::from_str(src).map_err(|e| error(e.span.start.line.max(1), quote(&e.code.to_string())))
     }
 
     /// Replays the record into a game, checking every move; `src` and `file` place errors.
@@ -101,18 +133,17 @@ impl Record {
             line,
             reason,
         };
-        let start_line = line_of(src, "start", 0).unwrap_or(1);
-        let start = parse_position(&self.start)
+        let lines = RonLines::scan(src.strip_prefix('\u{feff}').unwrap_or(src));
+        let start_line = lines.field("start").unwrap_or(1);
+        let start = parse_position_with(&self.start, self.rules)
             .map_err(|e| error(start_line, format!("start position {e}")))?;
-        let mut game = Game::new(start.with_rules(self.rules));
+        let mut game = Game::new(start);
         for (i, text) in self.moves.iter().enumerate() {
-            let quoted = format!("{text:?}");
-            let nth = self.moves[..i].iter().filter(|m| *m == text).count();
-            let line = line_of(src, &quoted, nth).unwrap_or(start_line);
+            let line = lines.string_in("moves", i);
             game.play_text(text)
-                .map_err(|e| error(line, format!("move {} ({text}): {e}", i + 1)))?;
+                .map_err(|e| error(line, format!("move {} ({}): {e}", i + 1, quote(text))))?;
         }
-        let result_line = line_of(src, "result", 0).unwrap_or(1);
+        let result_line = lines.field("result").unwrap_or(1);
         match (game.result(), self.result) {
             (Some(played), Some(recorded)) if played != recorded => {
                 return Err(error(
@@ -146,16 +177,5 @@ impl Record {
             (None, None) => {}
         }
         Ok(game)
-    }
-
-    /// Reads and replays a record file.
-    pub fn load(path: &std::path::Path) -> Result<Game, RecordError> {
-        let file = path.display().to_string();
-        let src = std::fs::read_to_string(path).map_err(|e| RecordError {
-            file: file.clone(),
-            line: 0,
-            reason: format!("cannot read: {e}"),
-        })?;
-        Record::from_ron(&src, &file)?.replay(&src, &file)
     }
 }

@@ -1,5 +1,6 @@
 //! The editions and the named rule options, for where the rule books are silent.
 
+use crate::text::ParseNameError;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -59,7 +60,9 @@ pub enum NoMoves {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Rules {
+    /// Where a swapped piece may land.
     pub swap_landing: SwapLanding,
+    /// What having no legal move means.
     pub no_moves: NoMoves,
 }
 
@@ -73,16 +76,17 @@ impl Rules {
     ];
 
     /// Turns one named option on, e.g. `permissive-swap`.
-    pub fn apply_option(&mut self, name: &str) -> Result<(), String> {
+    pub fn apply_option(&mut self, name: &str) -> Result<(), ParseNameError> {
         match name {
             "strict-swap" => self.swap_landing = SwapLanding::Strict,
             "permissive-swap" => self.swap_landing = SwapLanding::Permissive,
             "no-moves-draw" => self.no_moves = NoMoves::Draw,
             "no-moves-loss" => self.no_moves = NoMoves::Loss,
             _ => {
-                return Err(format!(
-                    "unknown rule option '{name}' (known: {})",
-                    Rules::OPTION_NAMES.join(", ")
+                return Err(ParseNameError::new(
+                    "rule option",
+                    name,
+                    "strict-swap, permissive-swap, no-moves-draw or no-moves-loss",
                 ));
             }
         }
@@ -91,10 +95,10 @@ impl Rules {
 }
 
 impl FromStr for Rules {
-    type Err = String;
+    type Err = ParseNameError;
 
     /// A comma-separated list of option names; the empty string gives the defaults.
-    fn from_str(s: &str) -> Result<Rules, String> {
+    fn from_str(s: &str) -> Result<Rules, ParseNameError> {
         let mut rules = Rules::default();
         for name in s.split(',').map(str::trim).filter(|n| !n.is_empty()) {
             rules.apply_option(name)?;

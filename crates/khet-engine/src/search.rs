@@ -5,8 +5,19 @@
 //!
 //! Every child is made (copy, move, fire) before the moves are ordered: making a move costs about
 //! 40 ns, and knowing what each shot hits is the best ordering information Khet has.
+//!
+//! Repetitions: an arrangement that repeats one on the path from the root, or that would appear
+//! for the third time counting the game before the root ([`Searcher::search_game`]), scores as a
+//! draw: 0 less [`Searcher::contempt`] for the side the search plays, so a side that is ahead
+//! steers away from repeating and a side that is behind steers into it. Positions before the last
+//! capture cannot come back (material is only ever lost), so only the game since then is kept.
+//!
+//! Time: a hard limit ([`Limits::time`]) stops the search where it is and still uses what the
+//! unfinished iteration proved (a root move searched in full that beat the previous best), so the
+//! whole budget counts; a soft limit ([`Limits::soft`]) only stops new iterations from starting.
 
 use crate::eval::{WIN, Weights, evaluate_with};
+use crate::game::Game;
 use crate::moves::Move;
 use crate::piece::Color;
 use crate::position::Position;
@@ -20,18 +31,81 @@ const INF: i32 = WIN + 1000;
 /// What limits a search. Without any limit it runs until stopped.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {
+    /// Iterations up to this depth in plies.
     pub depth: Option<u32>,
+    /// A hard limit: the search stops when it is reached and returns its best move so far.
     pub time: Option<Duration>,
+    /// A soft limit: no new iteration starts once half of it has passed.
+    pub soft: Option<Duration>,
+    /// Stop after about this many nodes.
     pub nodes: Option<u64>,
+    /// Look for a forced Pharaoh hit in at most this many of the mover's moves, and stop when one
+    /// is found.
+    pub mate: Option<u32>,
+}
+
+impl Limits {
+    /// Search to `depth` plies.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// Search for `time`, all of it (a hard limit).
+    pub fn time(time: Duration) -> Limits {
+        Limits {
+            time: Some(time),
+            ..Limits::default()
+        }
+    }
+}
+
+/// A search score as the protocol writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns (a Pyramid is 100) from the mover's side.
+    Centipawns(i32),
+    /// A forced Pharaoh hit in this many of the mover's moves; negative when the mover is lit.
+    Mate(i32),
+}
+
+impl Score {
+    /// The protocol score of a raw search score.
+    pub fn from_raw(raw: i32) -> Score {
+        let plies = WIN - raw.abs();
+        if (0..=MAX_PLY as i32 * 2).contains(&plies) {
+            let moves = (plies + 1) / 2;
+            Score::Mate(if raw > 0 { moves } else { -moves })
+        } else {
+            Score::Centipawns(raw)
+        }
+    }
+}
+
+/// `123` or `mate 3` / `mate -2`, as after `score` in an `info` line.
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Score::Centipawns(cp) => write!(f, "{cp}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
 }
 
 /// One completed iteration, for `info` lines.
 #[derive(Clone, Debug)]
 pub struct Report {
+    /// The depth completed, in plies.
     pub depth: u32,
+    /// The raw score from the mover's side (see [`Score::from_raw`]).
     pub score: i32,
+    /// Nodes searched so far.
     pub nodes: u64,
+    /// Time since the search began.
     pub elapsed: Duration,
+    /// The principal variation.
     pub pv: Vec<Move>,
 }
 
@@ -43,7 +117,7 @@ impl std::fmt::Display for Report {
             f,
             "info depth {} score {} nodes {} nps {} time {} pv {}",
             self.depth,
-            self.score,
+            Score::from_raw(self.score),
             self.nodes,
             (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)) as u64,
             self.elapsed.as_millis(),
@@ -59,9 +133,13 @@ pub struct SearchResult {
     pub best: Option<Move>,
     /// Centipawns from the mover's side; near ±[`WIN`] for a forced Pharaoh hit.
     pub score: i32,
+    /// The deepest iteration completed.
     pub depth: u32,
+    /// Nodes searched.
     pub nodes: u64,
+    /// Time taken.
     pub elapsed: Duration,
+    /// The principal variation.
     pub pv: Vec<Move>,
 }
 
@@ -72,6 +150,8 @@ struct Entry {
     score: i32,
     depth: i8,
     bound: u8,
+    /// The search that stored it (see [`Searcher::age`]).
+    age: u8,
 }
 
 const EXACT: u8 = 0;
@@ -88,11 +168,31 @@ pub struct Searcher {
     deadline: Option<Instant>,
     node_limit: Option<u64>,
     aborted: bool,
-    /// Skip the quiescence search (weaker levels miss some threats).
+    /// Counts searches. With repetitions on, only this search's entries cut the tree off: an
+    /// older score was found when a repetition that is now possible was not (the game has moved
+    /// on), and would hide it. Older entries still order the moves.
+    age: u8,
+    /// Arrangements of the game since its last capture, before the root (oldest first).
+    game_history: Vec<u64>,
+    /// Arrangements on the current line: `path[0]` is the root.
+    path: [u64; MAX_PLY],
+    /// The side the search plays (the root's side to move).
+    root_side: Color,
+    /// The best root move of the current iteration searched in full, and its score.
+    root_best: Option<(Move, i32)>,
+    /// Run the quiescence search (weaker levels skip it and miss some threats).
     pub quiescence: bool,
     /// The evaluation's weights (changed only when tuning).
     pub weights: Weights,
+    /// What a draw by repetition costs the side the search plays, in centipawns: with a positive
+    /// contempt it avoids repeating even when slightly behind.
+    pub contempt: i32,
+    /// Whether repetitions score as draws (off: the search of earlier versions, for matches).
+    pub repetitions: bool,
 }
+
+/// The contempt by default: a fifth of a Pyramid.
+pub const DEFAULT_CONTEMPT: i32 = 20;
 
 impl Default for Searcher {
     fn default() -> Searcher {
@@ -123,9 +223,28 @@ impl Searcher {
             deadline: None,
             node_limit: None,
             aborted: false,
+            age: 0,
+            game_history: Vec::new(),
+            path: [0; MAX_PLY],
+            root_side: Color::Silver,
+            root_best: None,
             quiescence: true,
             weights: Weights::default(),
+            contempt: DEFAULT_CONTEMPT,
+            repetitions: true,
         }
+    }
+
+    /// A searcher whose transposition table takes about `mb` mebibytes (at least 1).
+    pub fn with_hash_mb(mb: usize) -> Searcher {
+        let entries = mb.clamp(1, 1 << 16) * (1 << 20) / std::mem::size_of::<Entry>();
+        // `new` rounds up; round down instead so the table stays within the size asked.
+        Searcher::new(entries.next_power_of_two() / 2)
+    }
+
+    /// The transposition table's size in bytes.
+    pub fn hash_bytes(&self) -> usize {
+        self.tt.len() * std::mem::size_of::<Entry>()
     }
 
     /// The flag that stops a running search at once (it still returns its best move so far).
@@ -154,8 +273,47 @@ impl Searcher {
         self.aborted
     }
 
-    /// Searches `position` within `limits`, calling `report` after each completed depth.
+    /// Searches the game's position, knowing its history: arrangements that would repeat score
+    /// as draws (see the module docs).
+    pub fn search_game(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        report: impl FnMut(&Report),
+    ) -> SearchResult {
+        self.set_history(game);
+        let result = self.search_from(game.position(), limits, report);
+        self.game_history.clear();
+        result
+    }
+
+    /// Keeps the arrangements of `game` since its last capture, before its current position.
+    fn set_history(&mut self, game: &Game) {
+        self.game_history.clear();
+        let positions = game.positions();
+        // `turns[i]` leads from `positions[i]` to `positions[i + 1]`.
+        for (i, turn) in game.turns().iter().enumerate().rev() {
+            if !turn.shot.hits.is_empty() {
+                break;
+            }
+            self.game_history.push(positions[i].arrangement_hash());
+        }
+        self.game_history.reverse();
+    }
+
+    /// Searches `position` within `limits` as if the game began there (no history), calling
+    /// `report` after each completed depth.
     pub fn search(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        report: impl FnMut(&Report),
+    ) -> SearchResult {
+        self.game_history.clear();
+        self.search_from(position, limits, report)
+    }
+
+    fn search_from(
         &mut self,
         position: &Position,
         limits: Limits,
@@ -166,6 +324,8 @@ impl Searcher {
         self.aborted = false;
         self.deadline = limits.time.map(|t| start + t);
         self.node_limit = limits.nodes;
+        self.root_side = position.side_to_move();
+        self.age = self.age.wrapping_add(1);
         let moves = position.legal_moves();
         let mut result = SearchResult {
             best: moves.first().copied(),
@@ -178,13 +338,28 @@ impl Searcher {
         if moves.is_empty() {
             return result;
         }
+        let mate_plies = limits.mate.map(|n| (2 * n).saturating_sub(1).max(1));
         let max_depth = limits
             .depth
+            .into_iter()
+            .chain(mate_plies)
+            .min()
             .unwrap_or(MAX_PLY as u32 - 4)
             .min(MAX_PLY as u32 - 4);
         for depth in 1..=max_depth {
+            self.root_best = None;
             let score = self.negamax(position, depth as i32, -INF, INF, 0);
             if self.aborted && depth > 1 {
+                // What the unfinished iteration proved still counts.
+                if let Some((mv, s)) = self.root_best
+                    && s > -INF
+                {
+                    if result.best != Some(mv) {
+                        result.pv = vec![mv];
+                    }
+                    result.best = Some(mv);
+                    result.score = s;
+                }
                 break;
             }
             let pv = self.principal_variation(position, depth as usize);
@@ -206,10 +381,7 @@ impl Searcher {
             if self.aborted || score.abs() >= WIN - MAX_PLY as i32 {
                 break;
             }
-            // Another iteration takes several times as long: do not start one that cannot end.
-            if let Some(d) = self.deadline
-                && start.elapsed() * 3 > d.saturating_duration_since(start)
-            {
+            if limits.soft.is_some_and(|soft| start.elapsed() * 2 > soft) {
                 break;
             }
         }
@@ -239,10 +411,15 @@ impl Searcher {
 
     /// Scores every root move at `depth` with a full window: for levels that choose among good
     /// moves rather than always the best one.
-    pub fn score_root_moves(&mut self, position: &Position, depth: u32) -> Vec<(Move, i32)> {
+    pub fn score_root_moves(&mut self, game: &Game, depth: u32) -> Vec<(Move, i32)> {
         self.aborted = false;
         self.deadline = None;
         self.node_limit = None;
+        self.set_history(game);
+        let position = game.position();
+        self.root_side = position.side_to_move();
+        self.age = self.age.wrapping_add(1);
+        self.path[0] = position.arrangement_hash();
         let mut out = Vec::new();
         for mv in position.legal_moves() {
             let mut child = *position;
@@ -253,7 +430,26 @@ impl Searcher {
             };
             out.push((mv, score));
         }
+        self.game_history.clear();
         out
+    }
+
+    /// Whether the arrangement at `ply` repeats one on the path or, for the third time, one of
+    /// the game before the root.
+    fn repeats(&self, hash: u64, ply: usize) -> bool {
+        if self.path[..ply].contains(&hash) {
+            return true;
+        }
+        self.game_history.iter().filter(|&&h| h == hash).count() >= 2
+    }
+
+    /// A draw's score for `side`: less the contempt for the side the search plays.
+    fn draw_score(&self, side: Color) -> i32 {
+        if side == self.root_side {
+            -self.contempt
+        } else {
+            self.contempt
+        }
     }
 
     fn negamax(&mut self, p: &Position, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -261,6 +457,11 @@ impl Searcher {
         if self.out_of_time() {
             return 0;
         }
+        let hash = p.arrangement_hash();
+        if ply > 0 && self.repetitions && self.repeats(hash, ply) {
+            return self.draw_score(p.side_to_move());
+        }
+        self.path[ply] = hash;
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return if self.quiescence {
                 self.quiesce(p, alpha, beta, ply, 2)
@@ -272,7 +473,8 @@ impl Searcher {
         let slot = (key as usize) & (self.tt.len() - 1);
         let entry = self.tt[slot];
         let hash_move = if entry.key == key { entry.mv } else { None };
-        if entry.key == key && entry.depth as i32 >= depth && ply > 0 {
+        let current = entry.age == self.age || !self.repetitions;
+        if entry.key == key && current && entry.depth as i32 >= depth && ply > 0 {
             let s = entry.score;
             match entry.bound {
                 EXACT => return s,
@@ -307,6 +509,9 @@ impl Searcher {
         });
         if let Some((mv, s)) = immediate {
             self.store(slot, key, Some(mv), s, depth, EXACT);
+            if ply == 0 {
+                self.root_best = Some((mv, s));
+            }
             return s;
         }
         if children.is_empty() {
@@ -335,6 +540,9 @@ impl Searcher {
             if score > best {
                 best = score;
                 best_move = Some(*mv);
+                if ply == 0 {
+                    self.root_best = Some((*mv, score));
+                }
             }
             if score > alpha {
                 alpha = score;
@@ -371,14 +579,16 @@ impl Searcher {
         depth: i32,
         bound: u8,
     ) {
+        let age = self.age;
         let e = &mut self.tt[slot];
-        if e.key != key || depth as i8 >= e.depth || bound == EXACT {
+        if e.key != key || e.age != age || depth as i8 >= e.depth || bound == EXACT {
             *e = Entry {
                 key,
                 mv,
                 score,
                 depth: depth as i8,
                 bound,
+                age,
             };
         }
     }

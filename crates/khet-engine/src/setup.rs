@@ -16,18 +16,28 @@
 //! )
 //! ```
 //!
-//! Silver always moves first from a setup.
+//! Silver always moves first from a setup. Unknown fields are refused (a misspelt `descripton`
+//! would otherwise vanish), a UTF-8 byte-order mark is accepted, and every problem names the line
+//! of the piece concerned.
+//!
+//! The official setups are built in ([`Setup::builtin`], [`catalogue`]); files are how players add
+//! their own. Reading files is the caller's business: the engine does no I/O.
 
 use crate::piece::{Color, Diagonal, Kind, Piece};
 use crate::position::Position;
+use crate::ronlines::RonLines;
 use crate::rules::Edition;
-use crate::square::{Direction, Square};
+use crate::square::{Direction, SQUARES, Square};
+use crate::text::quote;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::path::{Path, PathBuf};
 
-/// One piece of a setup file.
+/// The largest setup text read: a full board takes about 3 KB; anything this big is not a setup.
+pub const MAX_SETUP_BYTES: usize = 256 * 1024;
+
+/// One piece of a setup file: kind, colour, square and orientation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[allow(missing_docs)] // the fields are the colour, the square and the orientation, as written
 pub enum SetupPiece {
     Pharaoh(Color, String),
     Sphinx(Color, String, Direction),
@@ -67,7 +77,7 @@ impl SetupPiece {
                 1 | 2 => Piece::obelisk(c, h),
                 _ => {
                     return Err(format!(
-                        "an obelisk stack is 1 or 2 high, not {h}: only two obelisks may stack"
+                        "an Obelisk stack is 1 or 2 high, not {h}: only two Obelisks may stack"
                     ));
                 }
             },
@@ -93,7 +103,7 @@ impl SetupPiece {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(rename = "Setup")]
+#[serde(rename = "Setup", deny_unknown_fields)]
 struct SetupFile {
     name: String,
     edition: Edition,
@@ -105,8 +115,11 @@ struct SetupFile {
 /// A checked starting setup.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
+    /// What players call it.
     pub name: String,
+    /// Which game it is for.
     pub edition: Edition,
+    /// A line or two for people choosing a setup.
     pub description: String,
     /// The arrangement, Silver to move.
     pub position: Position,
@@ -115,9 +128,11 @@ pub struct Setup {
 /// One problem of a setup file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SetupError {
+    /// The file's name as the caller gave it.
     pub file: String,
-    /// 1-based line.
+    /// 1-based line; 0 when the problem is the whole file (it cannot be read).
     pub line: usize,
+    /// What is wrong, on one line.
     pub reason: String,
 }
 
@@ -144,35 +159,141 @@ impl fmt::Display for SetupErrors {
 
 impl std::error::Error for SetupErrors {}
 
-/// The 1-based line of the `nth` (0-based) occurrence of `needle` in `src`, if any.
-pub(crate) fn line_of(src: &str, needle: &str, nth: usize) -> Option<usize> {
-    let (at, _) = src.match_indices(needle).nth(nth)?;
-    Some(1 + src[..at].matches('\n').count())
+impl SetupErrors {
+    /// One problem about the whole file (line 0), e.g. that it cannot be read.
+    pub fn whole_file(file: &str, reason: impl Into<String>) -> SetupErrors {
+        SetupErrors(vec![SetupError {
+            file: file.to_string(),
+            line: 0,
+            reason: reason.into(),
+        }])
+    }
 }
 
+/// The official setups, built in: (catalogue name, RON text). The files are `setups/` at the
+/// top of the repository (the engine's `setups` links there).
+const BUILT_IN: [(&str, &str); 8] = [
+    ("khet2/classic", include_str!("../setups/khet2/classic.ron")),
+    ("khet2/imhotep", include_str!("../setups/khet2/imhotep.ron")),
+    ("khet2/dynasty", include_str!("../setups/khet2/dynasty.ron")),
+    (
+        "khet2/imhotep-eyes",
+        include_str!("../setups/khet2/imhotep-eyes.ron"),
+    ),
+    (
+        "khet2/dynasty-eyes",
+        include_str!("../setups/khet2/dynasty-eyes.ron"),
+    ),
+    ("khet1/classic", include_str!("../setups/khet1/classic.ron")),
+    ("khet1/imhotep", include_str!("../setups/khet1/imhotep.ron")),
+    ("khet1/dynasty", include_str!("../setups/khet1/dynasty.ron")),
+];
+
+/// The catalogue names of the built-in setups: `khet2/classic`, …, `khet1/dynasty`.
+pub fn catalogue_names() -> impl Iterator<Item = &'static str> {
+    BUILT_IN.iter().map(|(name, _)| *name)
+}
+
+/// Every built-in setup with its catalogue name, Khet 2.0's first.
+pub fn catalogue() -> Vec<(&'static str, Setup)> {
+    BUILT_IN
+        .iter()
+        .map(|(name, src)| (*name, builtin_setup(name, src)))
+        .collect()
+}
+
+fn builtin_setup(name: &str, src: &str) -> Setup {
+    match Setup::from_ron(src, name) {
+        Ok(s) => s,
+        Err(e) => unreachable!("the built-in setups are checked by the tests: {e}"),
+    }
+}
+
+/// A name that is not in the catalogue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownSetup(pub String);
+
+impl fmt::Display for UnknownSetup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let known: Vec<&str> = catalogue_names().collect();
+        write!(
+            f,
+            "no setup named '{}' (built in: {}, or classic, imhotep, dynasty, standard)",
+            quote(&self.0),
+            known.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownSetup {}
+
 impl Setup {
-    /// Reads and checks a setup from RON text; `file` names it in errors.
+    /// A built-in setup by catalogue name (`khet2/classic`, `khet1/dynasty`,
+    /// `khet2/imhotep-eyes`), any case. Khet 2.0's may be named without their folder
+    /// (`classic`, `imhotep-eyes`), and `standard` is Classic, as in the protocol.
+    ///
+    /// ```
+    /// use khet_engine::{Edition, Setup};
+    /// let setup = Setup::builtin("khet1/dynasty")?;
+    /// assert_eq!(setup.edition, Edition::Khet1);
+    /// assert_eq!(Setup::builtin("standard")?, Setup::builtin("khet2/classic")?);
+    /// # Ok::<(), khet_engine::UnknownSetup>(())
+    /// ```
+    pub fn builtin(name: &str) -> Result<Setup, UnknownSetup> {
+        let lower = name.trim().trim_end_matches(".ron").to_ascii_lowercase();
+        let wanted = match lower.as_str() {
+            "standard" => "khet2/classic".to_string(),
+            l if l.contains('/') => l.to_string(),
+            l => format!("khet2/{l}"),
+        };
+        BUILT_IN
+            .iter()
+            .find(|(n, _)| *n == wanted)
+            .map(|(n, src)| builtin_setup(n, src))
+            .ok_or_else(|| UnknownSetup(name.to_string()))
+    }
+
+    /// Reads and checks a setup from RON text; `file` names it in errors. Every problem is
+    /// reported, each with the line of the piece concerned.
     pub fn from_ron(src: &str, file: &str) -> Result<Setup, SetupErrors> {
         let error = |line: usize, reason: String| SetupError {
             file: file.to_string(),
             line,
             reason,
         };
-        let parsed: SetupFile = ron::from_str(src)
-            .map_err(|e| SetupErrors(vec![error(e.span.start.line.max(1), e.code.to_string())]))?;
-        let pieces_line = line_of(src, "pieces", 0).unwrap_or(1);
+        if src.len() > MAX_SETUP_BYTES {
+            return Err(SetupErrors(vec![error(
+                0,
+                format!(
+                    "{} bytes is too big for a setup (at most {MAX_SETUP_BYTES})",
+                    src.len()
+                ),
+            )]));
+        }
+        let src = src.strip_prefix('\u{feff}').unwrap_or(src);
+        let parsed: SetupFile = ron::from_str(src).map_err(|e| {
+            SetupErrors(vec![error(
+                e.span.start.line.max(1),
+                quote(&e.code.to_string()),
+            )])
+        })?;
+        let lines = RonLines::scan(src);
+        let pieces_line = lines.field("pieces").unwrap_or(1);
+        if parsed.pieces.len() > SQUARES {
+            return Err(SetupErrors(vec![error(
+                pieces_line,
+                format!(
+                    "{} pieces cannot stand on a board of {SQUARES} squares",
+                    parsed.pieces.len()
+                ),
+            )]));
+        }
         let mut errors = Vec::new();
         let mut position = Position::empty(parsed.edition);
-        let mut seen: Vec<(Square, usize)> = Vec::new();
+        let mut line_of_square: [Option<usize>; SQUARES] = [None; SQUARES];
         for (i, entry) in parsed.pieces.iter().enumerate() {
-            let text = entry.square_text();
-            let quoted = format!("\"{text}\"");
-            let before = parsed.pieces[..i]
-                .iter()
-                .filter(|p| p.square_text() == text)
-                .count();
-            let line = line_of(src, &quoted, before).unwrap_or(pieces_line);
-            let sq: Square = match text.parse() {
+            let line = lines.string_in("pieces", i);
+            let sq: Square = match entry.square_text().parse() {
                 Ok(sq) => sq,
                 Err(e) => {
                     errors.push(error(line, e.to_string()));
@@ -186,10 +307,10 @@ impl Setup {
                     continue;
                 }
             };
-            if let Some(&(_, first_line)) = seen.iter().find(|(s, _)| *s == sq) {
+            if let Some(first_line) = line_of_square[sq.index()] {
                 let hint = if piece.kind() == Kind::Obelisk {
                     format!(
-                        " (to stack two obelisks write Obelisk({}, \"{sq}\", 2))",
+                        " (to stack two Obelisks write Obelisk({}, \"{sq}\", 2))",
                         piece.color()
                     )
                 } else {
@@ -201,15 +322,21 @@ impl Setup {
                 ));
                 continue;
             }
-            seen.push((sq, line));
+            line_of_square[sq.index()] = Some(line);
             position.put(sq, Some(piece));
         }
         for problem in position.problems() {
-            let line = problem
-                .square
-                .and_then(|sq| seen.iter().find(|(s, _)| *s == sq).map(|&(_, l)| l))
-                .unwrap_or(pieces_line);
-            errors.push(error(line, problem.to_string()));
+            let mut at: Vec<usize> = problem
+                .squares()
+                .iter()
+                .filter_map(|sq| line_of_square[sq.index()])
+                .collect();
+            if at.is_empty() {
+                at.push(pieces_line);
+            }
+            for line in at {
+                errors.push(error(line, problem.to_string()));
+            }
         }
         if !errors.is_empty() {
             errors.sort_by_key(|e| e.line);
@@ -221,19 +348,6 @@ impl Setup {
             description: parsed.description,
             position,
         })
-    }
-
-    /// Reads and checks a setup file.
-    pub fn load(path: &Path) -> Result<Setup, SetupErrors> {
-        let file = path.display().to_string();
-        let src = std::fs::read_to_string(path).map_err(|e| {
-            SetupErrors(vec![SetupError {
-                file: file.clone(),
-                line: 0,
-                reason: format!("cannot read: {e}"),
-            }])
-        })?;
-        Setup::from_ron(&src, &file)
     }
 
     /// A setup made from a position (for saving the player's own).
@@ -270,85 +384,4 @@ impl Setup {
         out += "    ],\n)\n";
         out
     }
-}
-
-/// A setup file found in a folder: its path and the setup or what is wrong with it.
-#[derive(Clone, Debug)]
-pub struct SetupEntry {
-    pub path: PathBuf,
-    pub setup: Result<Setup, SetupErrors>,
-}
-
-/// Every `.ron` file under `dir` (one level of subfolders too, e.g. `setups/khet2/`), sorted by
-/// path. A folder that cannot be read gives no entries.
-pub fn load_dir(dir: &Path) -> Vec<SetupEntry> {
-    let mut paths = Vec::new();
-    let visit = |d: &Path, paths: &mut Vec<PathBuf>, recurse: bool| -> Vec<PathBuf> {
-        let mut subdirs = Vec::new();
-        if let Ok(read) = std::fs::read_dir(d) {
-            for entry in read.flatten() {
-                let p = entry.path();
-                if p.is_dir() && recurse {
-                    subdirs.push(p);
-                } else if p.extension().is_some_and(|e| e == "ron") {
-                    paths.push(p);
-                }
-            }
-        }
-        subdirs
-    };
-    for sub in visit(dir, &mut paths, true) {
-        visit(&sub, &mut paths, false);
-    }
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|path| SetupEntry {
-            setup: Setup::load(&path),
-            path,
-        })
-        .collect()
-}
-
-/// The setups folder of this repository (for the CLI and tests run from a checkout).
-pub fn default_setups_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../setups")
-}
-
-/// Finds a setup by name: `classic`, `imhotep`, `dynasty` are Khet 2.0's; other names are file
-/// stems under `setups/` (e.g. `khet1/classic`, `imhotep-eyes`), or a path to a file.
-pub fn find_setup(name: &str, dir: &Path) -> Result<Setup, SetupErrors> {
-    let not_found = |reason: String| {
-        SetupErrors(vec![SetupError {
-            file: name.to_string(),
-            line: 0,
-            reason,
-        }])
-    };
-    let as_path = Path::new(name);
-    if as_path.extension().is_some_and(|e| e == "ron") && as_path.exists() {
-        return Setup::load(as_path);
-    }
-    let lower = name.to_ascii_lowercase();
-    let candidates = [
-        dir.join(format!("{lower}.ron")),
-        dir.join("khet2").join(format!("{lower}.ron")),
-        dir.join("khet1").join(format!("{lower}.ron")),
-    ];
-    for c in &candidates {
-        if c.exists() {
-            return Setup::load(c);
-        }
-    }
-    let known: Vec<String> = load_dir(dir)
-        .iter()
-        .filter_map(|e| {
-            let rel = e.path.strip_prefix(dir).ok()?.with_extension("");
-            Some(rel.display().to_string())
-        })
-        .collect();
-    Err(not_found(format!(
-        "no setup named '{name}' (known: {})",
-        known.join(", ")
-    )))
 }

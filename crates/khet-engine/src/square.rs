@@ -4,6 +4,7 @@
 //! north is towards rank 8. Internally the board is a padded "mailbox" of 12 × 10 cells whose
 //! border cells hold a sentinel, so the laser and the move generator never test coordinates.
 
+use crate::text::ParseNameError;
 use std::fmt;
 use std::str::FromStr;
 
@@ -126,10 +127,12 @@ impl Square {
         self.0 as usize
     }
 
+    /// The square's file.
     pub const fn file(self) -> File {
         File(self.0 % FILES)
     }
 
+    /// The square's rank.
     pub const fn rank(self) -> Rank {
         Rank(self.0 / FILES)
     }
@@ -185,13 +188,49 @@ const FROM_MB: [u8; MB_CELLS] = {
     t
 };
 
+impl fmt::Display for File {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.char())
+    }
+}
+
+/// A letter `a`..`j` (either case).
+impl FromStr for File {
+    type Err = ParseNameError;
+    fn from_str(s: &str) -> Result<File, ParseNameError> {
+        match s.as_bytes() {
+            [b] => File::new(b.to_ascii_lowercase().wrapping_sub(b'a')),
+            _ => None,
+        }
+        .ok_or_else(|| ParseNameError::new("file", s, "a letter from a to j"))
+    }
+}
+
+impl fmt::Display for Rank {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.char())
+    }
+}
+
+/// A digit `1`..`8`.
+impl FromStr for Rank {
+    type Err = ParseNameError;
+    fn from_str(s: &str) -> Result<Rank, ParseNameError> {
+        match s.as_bytes() {
+            [b] => Rank::new(b.wrapping_sub(b'1')),
+            _ => None,
+        }
+        .ok_or_else(|| ParseNameError::new("rank", s, "a digit from 1 to 8"))
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.file().char(), self.rank().char())
     }
 }
 
-/// Why a square's text could not be read.
+/// Why a square's text could not be read; holds the text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseSquareError(pub String);
 
@@ -200,7 +239,7 @@ impl fmt::Display for ParseSquareError {
         write!(
             f,
             "'{}' is not a square (files a-j, ranks 1-8, e.g. e4)",
-            self.0
+            crate::text::quote(&self.0)
         )
     }
 }
@@ -228,6 +267,7 @@ impl FromStr for Square {
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
 )]
+#[allow(missing_docs)] // the compass names say it
 pub enum Direction {
     N = 0,
     E = 1,
@@ -236,24 +276,30 @@ pub enum Direction {
 }
 
 impl Direction {
+    /// The four directions, clockwise from north.
     pub const ALL: [Direction; 4] = [Direction::N, Direction::E, Direction::S, Direction::W];
 
+    /// 0 for N, clockwise.
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The direction with index `i mod 4`.
     pub const fn from_index(i: usize) -> Direction {
         Direction::ALL[i & 3]
     }
 
+    /// The direction half a turn away.
     pub const fn opposite(self) -> Direction {
         Direction::from_index(self as usize + 2)
     }
 
+    /// The direction a quarter turn clockwise.
     pub const fn clockwise(self) -> Direction {
         Direction::from_index(self as usize + 1)
     }
 
+    /// The direction a quarter turn anticlockwise.
     pub const fn anticlockwise(self) -> Direction {
         Direction::from_index(self as usize + 3)
     }
@@ -268,6 +314,7 @@ impl Direction {
         }
     }
 
+    /// `N`, `E`, `S` or `W`.
     pub const fn char(self) -> char {
         match self {
             Direction::N => 'N',
@@ -285,14 +332,14 @@ impl fmt::Display for Direction {
 }
 
 impl FromStr for Direction {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Direction, String> {
+    type Err = ParseNameError;
+    fn from_str(s: &str) -> Result<Direction, ParseNameError> {
         match s {
             "N" | "n" => Ok(Direction::N),
             "E" | "e" => Ok(Direction::E),
             "S" | "s" => Ok(Direction::S),
             "W" | "w" => Ok(Direction::W),
-            _ => Err(format!("'{s}' is not a direction (N, E, S or W)")),
+            _ => Err(ParseNameError::new("direction", s, "N, E, S or W")),
         }
     }
 }

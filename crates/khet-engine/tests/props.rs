@@ -33,8 +33,9 @@ fn all_candidates() -> Vec<Move> {
 /// The properties every reachable or random position must have.
 fn check_position(p: &Position, candidates: &[Move]) -> Result<(), TestCaseError> {
     prop_assert_eq!(p.arrangement_hash(), p.compute_hash());
-    let text = position_to_string(p);
-    let back = parse_position(&text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+    let text = p.to_string();
+    let back = parse_position_with(&text, p.rules())
+        .map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
     prop_assert_eq!(back.with_rules(p.rules()), *p, "{}", text);
     let moves = p.legal_moves();
     let set: HashSet<Move> = moves.iter().copied().collect();
@@ -84,7 +85,7 @@ trait CellsForTest {
 }
 impl CellsForTest for Position {
     fn cells_for_test(&self) -> String {
-        position_to_string(self)
+        self.to_string()
     }
 }
 

@@ -1,12 +1,12 @@
-//! The computer opponent: kills, defences, forced wins, time, stop, determinism, the protocol.
+//! The computer opponent: kills, defences, forced wins, time, stop, determinism, repetitions,
+//! mate scores.
 
 mod common;
 
 use common::*;
 use khet_engine::eval::WIN;
+use khet_engine::search::DEFAULT_CONTEMPT;
 use khet_engine::*;
-use std::io::Write;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 fn depth(d: u32) -> Limits {
@@ -220,13 +220,13 @@ fn same_position_and_seed_give_the_same_move() {
         let (mut s1, mut s2) = (7u64, 7u64);
         let m1 = level.choose(
             &mut Searcher::new(1 << 16),
-            &p,
+            &Game::new(p),
             Duration::from_millis(100),
             &mut s1,
         );
         let m2 = level.choose(
             &mut Searcher::new(1 << 16),
-            &p,
+            &Game::new(p),
             Duration::from_millis(100),
             &mut s2,
         );
@@ -246,7 +246,7 @@ fn every_level_takes_a_kill_and_avoids_suicide() {
         let mv = level
             .choose(
                 &mut Searcher::new(1 << 16),
-                &p,
+                &Game::new(p),
                 Duration::from_millis(200),
                 &mut seed,
             )
@@ -255,63 +255,6 @@ fn every_level_takes_a_kill_and_avoids_suicide() {
         let hits = q.play_unchecked(mv);
         assert!(hits.pharaoh_hit(Color::Red), "{} chose {mv}", level.name());
     }
-}
-
-#[derive(Clone, Default)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Shared {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-fn protocol(input: &str) -> String {
-    let out = Shared::default();
-    khet_engine::uci::run(
-        std::io::Cursor::new(input.to_string()),
-        out.clone(),
-        &khet_engine::setup::default_setups_dir(),
-    );
-    String::from_utf8(out.0.lock().unwrap().clone()).unwrap()
-}
-
-#[test]
-fn speaks_the_protocol() {
-    let out = protocol("uci\nisready\nposition standard moves j1- a8-\ngo depth 3\nquit\n");
-    assert!(out.contains("uciok") && out.contains("readyok"), "{out}");
-    assert!(
-        out.lines().any(|l| l.starts_with("info depth 3 score ")),
-        "{out}"
-    );
-    let best = out
-        .lines()
-        .find_map(|l| l.strip_prefix("bestmove "))
-        .unwrap();
-    let mut p = setup("classic").position;
-    p.play(p.parse_move("j1-").unwrap());
-    p.play(p.parse_move("a8-").unwrap());
-    assert!(p.parse_move(best).is_ok(), "{best}");
-    // Khet2-AI's own form: moves right after the position, no word `moves`.
-    let classic = "x33a3ka3p22/2p37/3P46/p11P31s1s21p21P4/p21P41S2S11p11P3/6p23/7P12/2P4A1KA13X1 0";
-    let out = protocol(&format!("position {classic} h2g1\ngo depth 1\nquit\n"));
-    assert!(out.contains("bestmove "), "{out}");
-    // Malformed commands get an error line and the engine goes on.
-    let out = protocol(
-        "position nonsense\ngo depth x\nfly\nposition standard h2h4\nposition standard\ngo depth 1\n",
-    );
-    assert_eq!(out.matches("info string error:").count(), 4, "{out}");
-    assert!(out.contains("bestmove "), "{out}");
-    // A finished game has no best move.
-    let out = protocol("position standard c5b6 e5e6\ngo depth 2\n");
-    assert!(out.contains("bestmove none"), "{out}");
-    // go infinite until stop.
-    let out = protocol("position dynasty\ngo infinite\nisready\nstop\n");
-    assert!(out.contains("bestmove "), "{out}");
 }
 
 #[test]
@@ -330,7 +273,7 @@ fn searches_both_editions_and_beam_splitters() {
             let mut seed = 3;
             let mv = level.choose(
                 &mut Searcher::new(1 << 16),
-                &p,
+                &Game::new(p),
                 Duration::from_millis(50),
                 &mut seed,
             );
@@ -389,4 +332,80 @@ fn capture_gain_equals_the_material_difference() {
         }
     }
     assert!(captures > 100, "too few captures exercised ({captures})");
+}
+
+/// Plays the search against itself from `start` (at `depth`, repetition rule on or off) until a
+/// threefold repetition, a result or `plies`; the game.
+fn self_play(start: Position, depth_plies: u32, repetitions: bool, plies: usize) -> Game {
+    let mut game = Game::new(start);
+    let mut s = Searcher::new(1 << 16);
+    s.repetitions = repetitions;
+    while !game.is_over() && !game.can_claim_draw() && game.turns().len() < plies {
+        let Some(mv) = s.search_game(&game, depth(depth_plies), |_| {}).best else {
+            break;
+        };
+        game.play(mv).unwrap();
+    }
+    game
+}
+
+#[test]
+fn a_side_ahead_does_not_repeat_where_the_blind_search_does() {
+    // Silver is three Pyramids up; Red can only shuffle. The search blind to repetitions shuffles
+    // too, into a threefold repetition; knowing the game's history it plays on.
+    let start = bare2(&[
+        ("c3", Piece::pyramid(Color::Silver, Diagonal::NE)),
+        ("d3", Piece::pyramid(Color::Silver, Diagonal::NW)),
+        ("g2", Piece::pyramid(Color::Silver, Diagonal::NE)),
+        ("e2", Piece::anubis(Color::Silver, Direction::N)),
+        ("f7", Piece::anubis(Color::Red, Direction::S)),
+        ("e7", Piece::anubis(Color::Red, Direction::S)),
+    ]);
+    let blind = self_play(start, 3, false, 120);
+    assert!(
+        blind.can_claim_draw(),
+        "the blind search was expected to repeat"
+    );
+    let aware = self_play(start, 3, true, 120);
+    assert!(
+        !aware.can_claim_draw() && (aware.turns().len() == 120 || aware.is_over()),
+        "repeated after {} plies",
+        aware.turns().len()
+    );
+    if let Some(result) = aware.result() {
+        assert!(
+            matches!(
+                result,
+                GameResult::Win {
+                    winner: Color::Silver,
+                    ..
+                }
+            ),
+            "{result}"
+        );
+    }
+}
+
+#[test]
+fn the_side_behind_steers_into_a_repetition() {
+    // Red is three Pyramids down: a draw is worth more to it than playing on, so with a
+    // repetition at hand it takes it. Build one: both sides turn a piece and turn it back twice.
+    let mut game = Game::new(bare2(&[
+        ("c3", Piece::pyramid(Color::Silver, Diagonal::NE)),
+        ("d3", Piece::pyramid(Color::Silver, Diagonal::NW)),
+        ("g2", Piece::pyramid(Color::Silver, Diagonal::NE)),
+        ("e2", Piece::anubis(Color::Silver, Direction::N)),
+        ("e7", Piece::anubis(Color::Red, Direction::S)),
+    ]));
+    for m in ["e2+", "e7+", "e2-", "e7-", "e2+", "e7+", "e2-"] {
+        game.play_text(m).unwrap();
+    }
+    // Red to move: e7- brings back the arrangement for the third time.
+    let r = Searcher::default().search_game(&game, depth(4), |_| {});
+    let mut after = game.clone();
+    after.play(r.best.unwrap()).unwrap();
+    assert!(after.can_claim_draw(), "Red played {:?}", r.best);
+    // A draw is worth minus the contempt to the side searching, far better than three Pyramids
+    // down.
+    assert_eq!(r.score, -DEFAULT_CONTEMPT);
 }

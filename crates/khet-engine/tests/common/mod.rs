@@ -4,7 +4,7 @@
 use khet_engine::*;
 
 pub fn setup(name: &str) -> Setup {
-    find_setup(name, &khet_engine::setup::default_setups_dir()).unwrap_or_else(|e| panic!("{e}"))
+    Setup::builtin(name).unwrap_or_else(|e| panic!("{e}"))
 }
 
 pub fn sq(s: &str) -> Square {

@@ -1,42 +1,60 @@
-//! Matches between levels: from all three Khet 2.0 setups with both colours, at a fixed time per
-//! move, scored as wins, draws and losses with an Elo difference and its 95% error bar.
+//! Matches: from all three Khet 2.0 setups with both colours, at a fixed time per move, scored
+//! as wins, draws and losses with an Elo difference and its 95% error bar; and self-play tuning
+//! of the evaluation's weights.
 
-use crate::eval::Weights;
-use crate::game::{Game, GameResult};
-use crate::level::Level;
-use crate::piece::Color;
-use crate::search::Searcher;
-use crate::setup::find_setup;
+use crate::out::{Failure, Out, say};
+use khet_engine::eval::{Weights, material};
+use khet_engine::{Color, Game, GameResult, Level, Limits, Position, Searcher, Setup};
 use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Duration;
 
-/// One side of a match: a level of ours, or an external engine command speaking the protocol
-/// (written `engine:COMMAND`, run by `sh -c`).
+/// One side of a match: a level of ours (with or without the search's repetition rule), or an
+/// external engine command speaking the protocol (written `engine:COMMAND`, run by `sh -c`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Contender {
-    Level(Level),
+    /// A level of ours; `repetitions: false` is the search before it knew repetitions.
+    Level {
+        /// The level.
+        level: Level,
+        /// Whether its search scores repetitions as draws.
+        repetitions: bool,
+    },
+    /// A program speaking the protocol.
     Engine(String),
 }
 
 impl Contender {
-    pub fn name(&self) -> String {
+    fn name(&self) -> String {
         match self {
-            Contender::Level(l) => l.name().to_string(),
+            Contender::Level {
+                level,
+                repetitions: true,
+            } => level.name().to_string(),
+            Contender::Level { level, .. } => format!("{level} (no repetitions)"),
             Contender::Engine(cmd) => format!("engine '{cmd}'"),
         }
     }
 }
 
+/// `master`, `master-norep` (the search blind to repetitions), `engine:COMMAND`.
 impl std::str::FromStr for Contender {
     type Err = String;
     fn from_str(s: &str) -> Result<Contender, String> {
-        match s.strip_prefix("engine:") {
-            Some(cmd) if !cmd.trim().is_empty() => Ok(Contender::Engine(cmd.trim().to_string())),
-            Some(_) => Err("engine: needs a command, e.g. engine:'./khet2ai'".into()),
-            None => s.parse().map(Contender::Level),
+        if let Some(cmd) = s.strip_prefix("engine:") {
+            return match cmd.trim() {
+                "" => Err("engine: needs a command, e.g. engine:'./khet2ai'".into()),
+                cmd => Ok(Contender::Engine(cmd.to_string())),
+            };
         }
+        let (name, repetitions) = match s.strip_suffix("-norep") {
+            Some(name) => (name, false),
+            None => (s, true),
+        };
+        let level = name.parse().map_err(|e: khet_engine::ParseNameError| {
+            format!("{e}; add -norep for a search blind to repetitions")
+        })?;
+        Ok(Contender::Level { level, repetitions })
     }
 }
 
@@ -121,10 +139,13 @@ impl Drop for External {
 }
 
 /// A game that reaches this many plies is drawn.
-pub const MAX_PLIES: usize = 200;
+const MAX_PLIES: usize = 200;
+
+/// A draw in which one side led by at least this much material (a Pyramid) was a win let slip.
+const LEAD: i32 = 100;
 
 /// The Elo difference for a score fraction, and its 95% error bar from the per-game results.
-pub fn elo(results: &[f64]) -> (f64, f64) {
+fn elo(results: &[f64]) -> (f64, f64) {
     let n = results.len() as f64;
     if n == 0.0 {
         return (0.0, 0.0);
@@ -145,32 +166,42 @@ pub fn elo(results: &[f64]) -> (f64, f64) {
     (e, (to_elo(mean + margin) - to_elo(mean - margin)) / 2.0)
 }
 
-/// Plays `games` games of `a` against `b` (alternating colours, cycling the setups) and returns
-/// the summary line; `progress` gets one line per game.
+/// The Khet 2.0 setups a match cycles through.
+const SETUPS: [&str; 3] = ["classic", "imhotep", "dynasty"];
+
+/// What a match is counting.
+#[derive(Default)]
+struct Tally {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    /// Draws in which `a` (index 0) or `b` (1) was a Pyramid or more ahead.
+    draws_led: [u32; 2],
+    results: Vec<f64>,
+}
+
+/// Plays `games` games of `a` against `b` (alternating colours, cycling the setups), one
+/// progress line a game, then the summary: W/D/L, score, Elo, and the drawn games a side led.
 pub fn play_match(
-    a: Contender,
-    b: Contender,
+    a: &Contender,
+    b: &Contender,
     games: u32,
-    movetime: Duration,
-    setups: &Path,
-    mut progress: impl FnMut(String),
-) -> Result<String, String> {
-    let names = ["classic", "imhotep", "dynasty"];
-    let (mut wins, mut draws, mut losses) = (0, 0, 0);
-    let mut results = Vec::new();
-    let mut sa = Searcher::new(1 << 18);
-    let mut sb = Searcher::new(1 << 18);
+    movetime_ms: u64,
+    out: &mut Out<impl Write>,
+) -> Result<(), Failure> {
+    let movetime = Duration::from_millis(movetime_ms);
+    let mut tally = Tally::default();
+    let mut searchers = [Searcher::new(1 << 18), Searcher::new(1 << 18)];
     let mut engines: [Option<External>; 2] = [None, None];
-    for (i, c) in [&a, &b].into_iter().enumerate() {
-        if let Contender::Engine(cmd) = c {
-            engines[i] = Some(External::start(cmd)?);
+    for (i, c) in [a, b].into_iter().enumerate() {
+        match c {
+            Contender::Engine(cmd) => engines[i] = Some(External::start(cmd)?),
+            Contender::Level { repetitions, .. } => searchers[i].repetitions = *repetitions,
         }
     }
     for g in 0..games {
-        let setup = names[(g as usize / 2) % 3];
-        let start = find_setup(setup, setups)
-            .map_err(|e| e.to_string())?
-            .position;
+        let setup = SETUPS[(g as usize / 2) % 3];
+        let start = Setup::builtin(setup).map_err(|e| e.to_string())?.position;
         let a_color = if g % 2 == 0 {
             Color::Silver
         } else {
@@ -178,17 +209,15 @@ pub fn play_match(
         };
         let mut game = Game::new(start);
         let mut seed = 0x5EED_0000 + u64::from(g) * 7919;
-        sa.clear();
-        sb.clear();
+        searchers.iter_mut().for_each(Searcher::clear);
         let mut forfeit: Option<Color> = None;
         while !game.is_over() && game.turns().len() < MAX_PLIES && !game.can_claim_draw() {
             let mover = game.side_to_move();
             let i = usize::from(mover != a_color);
-            let contender = if i == 0 { &a } else { &b };
+            let contender = if i == 0 { a } else { b };
             let mv = match contender {
-                Contender::Level(level) => {
-                    let searcher = if i == 0 { &mut sa } else { &mut sb };
-                    level.choose(searcher, game.position(), movetime, &mut seed)
+                Contender::Level { level, .. } => {
+                    level.choose(&mut searchers[i], &game, movetime, &mut seed)
                 }
                 Contender::Engine(_) => {
                     let moves: Vec<String> =
@@ -198,10 +227,10 @@ pub fn play_match(
                     match game.position().parse_move(&text) {
                         Ok(mv) => Some(mv),
                         Err(e) => {
-                            progress(format!(
+                            out.now(format_args!(
                                 "{} answered '{text}': {e}; it forfeits",
                                 contender.name()
-                            ));
+                            ))?;
                             forfeit = Some(mover);
                             break;
                         }
@@ -217,35 +246,55 @@ pub fn play_match(
         }
         let score = match game.result() {
             Some(GameResult::Win { winner, .. }) if winner == a_color => {
-                wins += 1;
+                tally.wins += 1;
                 1.0
             }
             Some(GameResult::Win { .. }) => {
-                losses += 1;
+                tally.losses += 1;
                 0.0
             }
             _ => {
-                draws += 1;
+                tally.draws += 1;
+                let m = material(game.position());
+                let a_lead = m[a_color.index()] - m[a_color.other().index()];
+                if a_lead >= LEAD {
+                    tally.draws_led[0] += 1;
+                } else if -a_lead >= LEAD {
+                    tally.draws_led[1] += 1;
+                }
                 0.5
             }
         };
-        results.push(score);
-        progress(format!(
+        tally.results.push(score);
+        out.now(format_args!(
             "game {} ({setup}, {} plays {a_color}): {} after {} plies",
             g + 1,
             a.name(),
             game.result()
                 .map_or("draw (move limit or repetition)".into(), |r| r.to_string()),
             game.turns().len()
-        ));
+        ))?;
     }
-    let (e, margin) = elo(&results);
-    Ok(format!(
-        "{} vs {}: +{wins} ={draws} -{losses} over {games} games, score {:.1}%, Elo {e:+.0} ± {margin:.0}",
+    let (e, margin) = elo(&tally.results);
+    say!(
+        out,
+        "{} vs {}: +{} ={} -{} over {games} games, score {:.1}%, Elo {e:+.0} ± {margin:.0}",
         a.name(),
         b.name(),
-        100.0 * results.iter().sum::<f64>() / results.len().max(1) as f64
-    ))
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        100.0 * tally.results.iter().sum::<f64>() / tally.results.len().max(1) as f64
+    );
+    say!(
+        out,
+        "drawn while a Pyramid or more ahead: {} by {}, {} by {}",
+        tally.draws_led[0],
+        a.name(),
+        tally.draws_led[1],
+        b.name()
+    );
+    Ok(())
 }
 
 /// Plays one game between two fixed-depth searchers with the given weights, from `setup` after
@@ -254,7 +303,7 @@ fn weighted_game(
     a: Weights,
     b: Weights,
     a_color: Color,
-    setup: &crate::Position,
+    setup: &Position,
     depth: u32,
     random_plies: usize,
     seed: &mut u64,
@@ -279,15 +328,7 @@ fn weighted_game(
             } else {
                 &mut sb
             };
-            s.search(
-                game.position(),
-                crate::Limits {
-                    depth: Some(depth),
-                    ..Default::default()
-                },
-                |_| {},
-            )
-            .best
+            s.search_game(&game, Limits::depth(depth), |_| {}).best
         };
         let Some(mv) = mv else { break };
         if game.play(mv).is_err() {
@@ -303,21 +344,12 @@ fn weighted_game(
 
 /// Self-play tuning: each weight at ×0.5 and ×1.5 against the defaults, `games` games each
 /// (pairs of colours from the same seeded random opening), fixed `depth`. One line per variant.
-pub fn tune(
-    games: u32,
-    depth: u32,
-    setups: &Path,
-    mut progress: impl FnMut(String),
-) -> Result<(), String> {
-    let names = ["classic", "imhotep", "dynasty"];
-    let starts: Vec<crate::Position> = names
+pub fn tune(games: u32, depth: u32, out: &mut Out<impl Write>) -> Result<(), Failure> {
+    let starts: Vec<Position> = SETUPS
         .iter()
-        .map(|n| {
-            find_setup(n, setups)
-                .map(|s| s.position)
-                .map_err(|e| e.to_string())
-        })
-        .collect::<Result<_, _>>()?;
+        .map(|n| Setup::builtin(n).map(|s| s.position))
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
     let count = Weights::default().fields_mut().len();
     for field in 0..count {
         for factor in [0.5, 1.5] {
@@ -348,10 +380,10 @@ pub fn tune(
                 ));
             }
             let (e, margin) = elo(&results);
-            progress(format!(
+            out.now(format_args!(
                 "{name} ×{factor}: score {:.1}% over {games} games, Elo {e:+.0} ± {margin:.0} against the defaults",
                 100.0 * results.iter().sum::<f64>() / results.len().max(1) as f64
-            ));
+            ))?;
         }
     }
     Ok(())

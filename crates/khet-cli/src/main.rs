@@ -1,0 +1,204 @@
+//! `khet-engine`: the engine on the command line. Perft, the laser, the board, search, the
+//! UCI-like protocol, matches between levels or engines, tuning, and replaying a game record.
+//!
+//! Bad input gets one line, `error: …`, and exit status 2; a closed output pipe ends a command
+//! quietly; any other write error is one line and exit status 1.
+
+mod bench;
+mod commands;
+mod files;
+mod matches;
+mod out;
+mod protocol;
+
+use clap::{Args, Parser, Subcommand};
+use khet_engine::{Color, Rules};
+use out::{Failure, Out};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "khet-engine",
+    version,
+    about = "The Khet engine: perft, the laser, search, the UCI-like protocol and matches",
+    after_help = "Setups: classic, imhotep, dynasty (Khet 2.0), khet1/classic, khet1/imhotep, \
+                  khet1/dynasty, khet2/imhotep-eyes, khet2/dynasty-eyes are built in; a path \
+                  to a .ron file works too."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Where a command starts: a setup or a position string, then some moves, under some rules.
+#[derive(Args, Clone, Debug, Default)]
+pub struct Start {
+    /// A built-in setup (classic, imhotep, dynasty, khet1/classic, …) or a .ron file
+    #[arg(long, conflicts_with = "position")]
+    pub setup: Option<String>,
+    /// A position string, e.g. 'x33a3ka3p22/…/2P4A1KA13X1 0'
+    #[arg(long)]
+    pub position: Option<String>,
+    /// Moves to play first, e.g. 'j1- a8+ h2g2'
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// Rule options, comma-separated: strict-swap (default), permissive-swap, no-moves-draw
+    /// (default), no-moves-loss
+    #[arg(long, default_value = "")]
+    pub rules: Rules,
+    /// A folder of setup files to look in before the built-in ones
+    #[arg(long)]
+    pub setups: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count move sequences (KHET.md's definition)
+    Perft {
+        /// Plies, 0 to 12
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=12))]
+        depth: u32,
+        #[command(flatten)]
+        start: Start,
+    },
+    /// Perft split by first move
+    Divide {
+        /// Plies, 0 to 12
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=12))]
+        depth: u32,
+        #[command(flatten)]
+        start: Start,
+    },
+    /// Print the laser's path and what it hits
+    Fire {
+        /// Whose laser (default: the side to move)
+        #[arg(long)]
+        color: Option<Color>,
+        #[command(flatten)]
+        start: Start,
+    },
+    /// Print the board and its position string
+    Show {
+        #[command(flatten)]
+        start: Start,
+    },
+    /// Search the position: an info line per depth, then the best move
+    Search {
+        /// Plies (default 5 when no time is given)
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: Option<u32>,
+        /// Milliseconds
+        #[arg(long)]
+        movetime: Option<u64>,
+        #[command(flatten)]
+        start: Start,
+    },
+    /// Time perft from Classic and the make-and-fire rate
+    Bench {
+        /// Perft depth
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=7))]
+        depth: u32,
+    },
+    /// Depth and nodes per second from each setup in a fixed time
+    BenchSearch {
+        /// Milliseconds per setup
+        #[arg(long, default_value_t = 5000)]
+        movetime: u64,
+    },
+    /// Speak the UCI-like protocol on standard input and output
+    Uci {
+        /// Rule options until `setoption name Rules` says otherwise
+        #[arg(long, default_value = "")]
+        rules: Rules,
+    },
+    /// Play two contenders against each other from the three setups, both colours
+    Match {
+        /// A level (beginner, casual, strong, master, master-norep) or engine:COMMAND
+        #[arg(long, default_value = "master")]
+        a: matches::Contender,
+        /// As --a
+        #[arg(long, default_value = "beginner")]
+        b: matches::Contender,
+        /// Number of games
+        #[arg(long, default_value_t = 6)]
+        games: u32,
+        /// Milliseconds per move
+        #[arg(long, default_value_t = 100)]
+        movetime: u64,
+    },
+    /// Self-play: each evaluation weight at x0.5 and x1.5 against the defaults
+    Tune {
+        /// Games per variant
+        #[arg(long, default_value_t = 6)]
+        games: u32,
+        /// Search depth in plies
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=8))]
+        depth: u32,
+    },
+    /// Replay a game record: every ply and what its shot hit, the final position, the result
+    Replay {
+        /// A record file (RON)
+        file: PathBuf,
+    },
+}
+
+fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failure> {
+    match command {
+        Command::Perft { depth, start } => commands::perft(&start, depth, out),
+        Command::Divide { depth, start } => commands::divide(&start, depth, out),
+        Command::Fire { color, start } => commands::fire(&start, color, out),
+        Command::Show { start } => commands::show(&start, out),
+        Command::Search {
+            depth,
+            movetime,
+            start,
+        } => commands::search(&start, depth, movetime, out),
+        Command::Bench { depth } => bench::bench(depth, out),
+        Command::BenchSearch { movetime } => bench::bench_search(movetime, out),
+        Command::Uci { rules } => {
+            protocol::run(std::io::stdin().lock(), std::io::stdout(), rules);
+            Ok(())
+        }
+        Command::Match {
+            a,
+            b,
+            games,
+            movetime,
+        } => matches::play_match(&a, &b, games, movetime, out),
+        Command::Tune { games, depth } => matches::tune(games, depth, out),
+        Command::Replay { file } => commands::replay(&file, out),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("bad arguments");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("error: {first} (khet-engine --help for usage)");
+            return ExitCode::from(2);
+        }
+    };
+    let mut out = Out::stdout();
+    let result = run(cli.command, &mut out).and_then(|()| out.flush());
+    match result {
+        Ok(()) | Err(Failure::Closed) => ExitCode::SUCCESS,
+        Err(Failure::Input(e)) => {
+            let _ = out.flush();
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Write(e)) => {
+            eprintln!("error: cannot write the output: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

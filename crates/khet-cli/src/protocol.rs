@@ -1,0 +1,495 @@
+//! The UCI-like text protocol of the Khet2-AI engine (see `KHET.md`), extended as chess GUIs
+//! and match runners expect:
+//!
+//! ```text
+//! uci                                   -> id name, id author, option …, uciok
+//! isready                               -> readyok
+//! setoption name Level value master|strong|casual|beginner
+//! setoption name Rules value strict-swap,no-moves-draw   (any rule options, comma-separated)
+//! setoption name Hash value MB          (transposition table, 1-4096)
+//! setoption name Contempt value CP      (what a repetition draw costs the engine, centipawns)
+//! position standard|classic|imhotep|dynasty|khet1/…|<position string> [moves] m1 m2 …
+//! go [depth N] [movetime MS] [nodes N] [mate N] [wtime MS btime MS winc MS binc MS
+//!    movestogo N] [infinite]
+//! stop | quit | newgame (ucinewgame)
+//! ```
+//! Answers `info depth D score S nodes N nps X time MS pv …` lines (`score mate N` for a forced
+//! Pharaoh hit in N moves, negative when the engine is lit) and `bestmove M`, or `bestmove none`
+//! after an `info string` saying why (the game is over; the last `position` was refused). Both
+//! forms of `position` are read: with the word `moves`, as written, and without, as that program
+//! expects. A malformed or non-UTF-8 line gets `info string error: …` and the loop goes on.
+//! The engine knows the game's moves, so it avoids repeating a position when it is ahead.
+
+use khet_engine::search::DEFAULT_CONTEMPT;
+use khet_engine::text::quote;
+use khet_engine::{
+    Clock, Color, Game, Level, Limits, Position, Rules, Searcher, Setup, parse_position_with,
+};
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// The transposition table's size by default, in MiB.
+const DEFAULT_HASH_MB: usize = 16;
+/// The longest line read; a longer one is refused (and read no further than needed).
+const MAX_LINE: usize = 64 * 1024;
+
+/// Standard output shared with the search thread. Once a write fails (the reader went away),
+/// `closed` is set and the loop ends.
+struct Say<W: Write> {
+    out: Arc<Mutex<W>>,
+    closed: Arc<AtomicBool>,
+}
+
+impl<W: Write> Clone for Say<W> {
+    fn clone(&self) -> Self {
+        Say {
+            out: self.out.clone(),
+            closed: self.closed.clone(),
+        }
+    }
+}
+
+impl<W: Write> Say<W> {
+    fn line(&self, line: &str) {
+        let ok = match self.out.lock() {
+            Ok(mut w) => writeln!(w, "{line}").and_then(|()| w.flush()).is_ok(),
+            Err(_) => false,
+        };
+        if !ok {
+            self.closed.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn error(&self, what: &str) {
+        self.line(&format!("info string error: {what}"));
+    }
+}
+
+/// The engine's settings, changed by `setoption`.
+struct Options {
+    level: Level,
+    rules: Rules,
+    hash_mb: usize,
+    contempt: i32,
+}
+
+struct Running {
+    handle: JoinHandle<Searcher>,
+    stop: Arc<AtomicBool>,
+    /// Whether the search ends by itself (a depth, time, node or mate limit).
+    finite: bool,
+}
+
+/// The protocol's state between lines.
+struct Session<W: Write> {
+    say: Say<W>,
+    options: Options,
+    searcher: Option<Searcher>,
+    running: Option<Running>,
+    /// The game set by the last `position`; `None` when that command was refused.
+    game: Option<Game>,
+    seed: u64,
+}
+
+/// Runs the protocol until `quit`, the end of the input, or the output closing. `rules` are the
+/// rule options until `setoption name Rules` changes them.
+pub fn run<R: BufRead, W: Write + Send + 'static>(mut input: R, output: W, rules: Rules) {
+    let mut session = Session {
+        say: Say {
+            out: Arc::new(Mutex::new(output)),
+            closed: Arc::new(AtomicBool::new(false)),
+        },
+        options: Options {
+            level: Level::Master,
+            rules,
+            hash_mb: DEFAULT_HASH_MB,
+            contempt: DEFAULT_CONTEMPT,
+        },
+        searcher: None,
+        running: None,
+        game: Setup::builtin("classic")
+            .ok()
+            .map(|s| Game::new(s.position.with_rules(rules))),
+        seed: 0x5EED,
+    };
+    let mut buf = Vec::new();
+    let mut number = 0usize;
+    loop {
+        buf.clear();
+        let read = std::io::Read::take(&mut input, MAX_LINE as u64 + 1).read_until(b'\n', &mut buf);
+        match read {
+            Ok(0) | Err(_) => {
+                // The input ended (a script piped in): let a bounded search finish and answer.
+                if let Some(r) = session.running.take_if(|r| r.finite)
+                    && let Ok(s) = r.handle.join()
+                {
+                    session.searcher = Some(s);
+                }
+                break;
+            }
+            Ok(_) => {}
+        }
+        number += 1;
+        if buf.len() > MAX_LINE && buf.last() != Some(&b'\n') {
+            session.say.error(&format!(
+                "line {number} is longer than {MAX_LINE} bytes; ignored"
+            ));
+            // Skip the rest of the long line.
+            let mut rest = Vec::new();
+            if input.read_until(b'\n', &mut rest).is_err() {
+                break;
+            }
+            continue;
+        }
+        let Ok(line) = std::str::from_utf8(&buf) else {
+            session
+                .say
+                .error(&format!("line {number} is not UTF-8 text; ignored"));
+            continue;
+        };
+        let line = line.strip_prefix('\u{feff}').unwrap_or(line);
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if !session.handle(&words) || session.say.closed.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    session.finish();
+}
+
+impl<W: Write + Send + 'static> Session<W> {
+    /// Handles one command; `false` to quit.
+    fn handle(&mut self, words: &[&str]) -> bool {
+        let Some((&command, args)) = words.split_first() else {
+            return true;
+        };
+        match command {
+            "uci" => self.identify(),
+            "isready" => self.say.line("readyok"),
+            "setoption" => {
+                self.finish();
+                if let Err(e) = self.set_option(args) {
+                    self.say.error(&e);
+                }
+            }
+            "newgame" | "ucinewgame" => {
+                self.finish();
+                if let Some(s) = self.searcher.as_mut() {
+                    s.clear();
+                }
+            }
+            "position" => {
+                self.finish();
+                self.game = match read_position(args, self.options.rules) {
+                    Ok(game) => Some(game),
+                    Err(e) => {
+                        self.say.error(&format!(
+                            "{e}; no position is set until a position command is accepted"
+                        ));
+                        None
+                    }
+                };
+            }
+            "go" => self.go(args),
+            "stop" => self.finish(),
+            "quit" => return false,
+            other => self
+                .say
+                .error(&format!("unknown command '{}'", quote(other))),
+        }
+        true
+    }
+
+    fn identify(&self) {
+        let levels: Vec<String> = Level::ALL.iter().map(|l| format!("var {l}")).collect();
+        for line in [
+            "id name khet-engine".to_string(),
+            "id author the Khet project".to_string(),
+            format!(
+                "option name Level type combo default {} {}",
+                self.options.level,
+                levels.join(" ")
+            ),
+            format!(
+                "option name Rules type string default {}",
+                self.options.rules
+            ),
+            format!(
+                "option name Hash type spin default {} min 1 max 4096",
+                self.options.hash_mb
+            ),
+            format!(
+                "option name Contempt type spin default {} min -1000 max 1000",
+                self.options.contempt
+            ),
+            "uciok".to_string(),
+        ] {
+            self.say.line(&line);
+        }
+    }
+
+    /// `setoption name N value V` (names in any case; a name may be several words).
+    fn set_option(&mut self, args: &[&str]) -> Result<(), String> {
+        let usage = "setoption name <Level|Rules|Hash|Contempt> value <value>";
+        let (Some(&"name"), Some(at)) = (args.first(), args.iter().position(|w| *w == "value"))
+        else {
+            return Err(format!("expected '{usage}'"));
+        };
+        let name = args[1..at].join(" ").to_ascii_lowercase();
+        let value = args[at + 1..].join(" ");
+        match name.as_str() {
+            "level" => self.options.level = value.parse().map_err(|e| format!("Level: {e}"))?,
+            "rules" => {
+                self.options.rules = value.parse().map_err(|e| format!("Rules: {e}"))?;
+                if let Some(game) = &self.game {
+                    // The rules are part of the position: read the moves again under them.
+                    let start = game.start().with_rules(self.options.rules);
+                    let moves: Vec<String> =
+                        game.turns().iter().map(|t| t.mv.to_string()).collect();
+                    self.game = Some(replay(start, &moves).map_err(|e| {
+                        self.game = None;
+                        format!("Rules: the position set before is illegal under them: {e}")
+                    })?);
+                }
+            }
+            "hash" => {
+                let mb: usize = value
+                    .parse()
+                    .ok()
+                    .filter(|mb| (1..=4096).contains(mb))
+                    .ok_or_else(|| {
+                        format!("Hash takes MiB from 1 to 4096, not '{}'", quote(&value))
+                    })?;
+                self.options.hash_mb = mb;
+                self.searcher = None;
+            }
+            "contempt" => {
+                self.options.contempt = value
+                    .parse()
+                    .ok()
+                    .filter(|c: &i32| (-1000..=1000).contains(c))
+                    .ok_or_else(|| {
+                        format!(
+                            "Contempt takes centipawns from -1000 to 1000, not '{}'",
+                            quote(&value)
+                        )
+                    })?;
+            }
+            other => return Err(format!("unknown option '{}' ({usage})", quote(other))),
+        }
+        Ok(())
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        self.finish();
+        let request = match read_go(args) {
+            Ok(r) => r,
+            Err(e) => {
+                self.say.error(&e);
+                return;
+            }
+        };
+        let Some(game) = self.game.clone() else {
+            self.say
+                .line("info string error: no position (the last position command was refused)");
+            self.say.line("bestmove none");
+            return;
+        };
+        if let Some(result) = game.result() {
+            self.say.line(&format!("info string game over: {result}"));
+            self.say.line("bestmove none");
+            return;
+        }
+        let side = game.side_to_move();
+        let limits = request.limits(side);
+        let mut searcher = self
+            .searcher
+            .take()
+            .unwrap_or_else(|| Searcher::with_hash_mb(self.options.hash_mb));
+        searcher.contempt = self.options.contempt;
+        let stop = searcher.stop_flag();
+        stop.store(false, Ordering::Relaxed);
+        let say = self.say.clone();
+        // The lower levels choose among good moves with their own depth; time and the stop flag
+        // still bound them. Master, and any search to a depth, node count or mate, searches.
+        let level = Some(self.options.level).filter(|l| {
+            *l != Level::Master
+                && limits.depth.is_none()
+                && limits.nodes.is_none()
+                && limits.mate.is_none()
+        });
+        self.seed = self.seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+        let mut seed = self.seed;
+        let handle = std::thread::spawn(move || {
+            let best = match level {
+                Some(level) => {
+                    let budget = limits.time.unwrap_or(Duration::from_secs(1));
+                    level.choose(&mut searcher, &game, budget, &mut seed)
+                }
+                None => {
+                    searcher
+                        .search_game(&game, limits, |r| say.line(&r.to_string()))
+                        .best
+                }
+            };
+            say.line(&format!(
+                "bestmove {}",
+                best.map_or("none".to_string(), |m| m.to_string())
+            ));
+            searcher
+        });
+        let finite = limits.depth.is_some()
+            || limits.time.is_some()
+            || limits.nodes.is_some()
+            || limits.mate.is_some()
+            || level.is_some();
+        self.running = Some(Running {
+            handle,
+            stop,
+            finite,
+        });
+    }
+
+    /// Stops a running search (it still answers `bestmove`) and takes its searcher back.
+    fn finish(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.stop.store(true, Ordering::Relaxed);
+            if let Ok(s) = r.handle.join() {
+                self.searcher = Some(s);
+            }
+        }
+    }
+}
+
+/// The game after `moves` from `start`, or what is wrong with them.
+fn replay(start: Position, moves: &[impl AsRef<str>]) -> Result<Game, String> {
+    let mut game = Game::new(start);
+    for (i, m) in moves.iter().enumerate() {
+        let m = m.as_ref();
+        if game.is_over() {
+            return Err(format!(
+                "move {} ({}) follows the end of the game",
+                i + 1,
+                quote(m)
+            ));
+        }
+        game.play_text(m)
+            .map_err(|e| format!("move {} ({}): {e}", i + 1, quote(m)))?;
+    }
+    Ok(game)
+}
+
+/// Reads `position …` into a game, or says what is wrong.
+fn read_position(words: &[&str], rules: Rules) -> Result<Game, String> {
+    let Some(&first) = words.first() else {
+        return Err("position needs standard, imhotep, dynasty or a position string".into());
+    };
+    let name = if first == "startpos" {
+        "classic"
+    } else {
+        first
+    };
+    let (start, rest) = match Setup::builtin(name) {
+        Ok(setup) => (setup.position.with_rules(rules), &words[1..]),
+        Err(unknown) if !first.contains('/') => return Err(unknown.to_string()),
+        Err(_) => {
+            let side = words
+                .get(1)
+                .ok_or("a position string needs its side to move (0 or 1)")?;
+            let p = parse_position_with(&format!("{first} {side}"), rules)
+                .map_err(|e| e.to_string())?;
+            (p, &words[2..])
+        }
+    };
+    let moves = match rest.first() {
+        Some(&"moves") => &rest[1..],
+        _ => rest,
+    };
+    replay(start, moves)
+}
+
+/// What `go` asked for.
+#[derive(Default)]
+struct GoRequest {
+    depth: Option<u32>,
+    movetime: Option<u64>,
+    nodes: Option<u64>,
+    mate: Option<u32>,
+    clock: [Option<u64>; 2],
+    increment: [Option<u64>; 2],
+    moves_to_go: Option<u32>,
+}
+
+impl GoRequest {
+    fn limits(&self, side: Color) -> Limits {
+        let mut limits = match self.clock[side.index()] {
+            Some(_) => {
+                let ms = |v: Option<u64>| Duration::from_millis(v.unwrap_or(0));
+                Clock {
+                    remaining: [ms(self.clock[0]), ms(self.clock[1])],
+                    increment: [ms(self.increment[0]), ms(self.increment[1])],
+                    moves_to_go: self.moves_to_go,
+                }
+                .limits(side)
+            }
+            None => Limits::default(),
+        };
+        if let Some(ms) = self.movetime {
+            // What the answer takes to travel is held back.
+            limits.time = Some(Duration::from_millis(
+                ms.saturating_sub(ms.min(200) / 20).max(1),
+            ));
+            limits.soft = None;
+        }
+        limits.depth = self.depth;
+        limits.nodes = self.nodes;
+        limits.mate = self.mate;
+        limits
+    }
+}
+
+/// Reads `go`'s parameters; unknown words and bad numbers are refused.
+fn read_go(args: &[&str]) -> Result<GoRequest, String> {
+    let mut r = GoRequest::default();
+    let mut it = args.iter();
+    while let Some(&word) = it.next() {
+        if word == "infinite" {
+            continue;
+        }
+        let known = [
+            "depth",
+            "movetime",
+            "nodes",
+            "mate",
+            "wtime",
+            "btime",
+            "winc",
+            "binc",
+            "movestogo",
+        ];
+        if !known.contains(&word) {
+            return Err(format!("unknown go option '{}'", quote(word)));
+        }
+        let value = it
+            .next()
+            .ok_or_else(|| format!("go {word} needs a number"))?;
+        let n: u64 = value
+            .parse()
+            .map_err(|_| format!("go {word}: '{}' is not a number", quote(value)))?;
+        let small = || u32::try_from(n).map_err(|_| format!("go {word}: {n} is too large"));
+        match word {
+            "depth" => r.depth = Some(small()?.clamp(1, 60)),
+            "movetime" => r.movetime = Some(n),
+            "nodes" => r.nodes = Some(n),
+            "mate" => r.mate = Some(small()?.clamp(1, 30)),
+            "wtime" => r.clock[0] = Some(n),
+            "btime" => r.clock[1] = Some(n),
+            "winc" => r.increment[0] = Some(n),
+            "binc" => r.increment[1] = Some(n),
+            _ => r.moves_to_go = Some(small()?),
+        }
+    }
+    Ok(r)
+}

@@ -1,0 +1,270 @@
+//! The headless CLI: counts, paths, one-line errors with exit status 2 on bad input, closed
+//! pipes and full disks, help for every command, and replaying records.
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_khet-engine"))
+        .args(args)
+        .output()
+        .expect("the CLI runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn perft_and_divide_count_as_khet_md() {
+    let (code, out, _) = run(&["perft", "2", "--setup", "imhotep"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), "perft(2) = 5343");
+    let (code, out, _) = run(&["divide", "2"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 78, "77 moves and a total");
+    assert!(out.trim_end().ends_with("total 5920"), "{out}");
+    let classic = "x33a3ka3p22/2p37/3P46/p11P31s1s21p21P4/p21P41S2S11p11P3/6p23/7P12/2P4A1KA13X1 0";
+    let (code, out, _) = run(&[
+        "perft",
+        "1",
+        "--position",
+        classic,
+        "--rules",
+        "permissive-swap",
+    ]);
+    assert_eq!((code, out.trim()), (0, "perft(1) = 77"));
+}
+
+#[test]
+fn fire_and_show_print_the_board_and_beam() {
+    let (code, out, _) = run(&["fire", "--setup", "dynasty", "--color", "red"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("a7 a6(E) b6 c6 d6 e6(S) e5(W) d5 c5(N) c6 c7 c8, off"),
+        "{out}"
+    );
+    let (code, out, _) = run(&["fire", "--moves", "j1-"]);
+    assert_eq!(code, 0);
+    // After Silver turns its Sphinx west (capturing f1's Anubis), Red is to move and fires.
+    assert!(out.starts_with("Red fires"), "{out}");
+    let (code, out, _) = run(&["show", "--setup", "khet1/imhotep"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Khet 1.0") && out.contains("OO"), "{out}");
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_two() {
+    for args in [
+        vec!["perft"],
+        vec!["perft", "x"],
+        vec!["perft", "2", "--setup", "nosuch"],
+        vec!["fire", "--position", "x33a3ka3p22/2p37 0"],
+        vec!["fire", "--moves", "j1- h2h4"],
+        vec!["show", "--rules", "loose"],
+        vec!["fly"],
+        vec![],
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    let (_, _, err) = run(&["fire", "--moves", "j1- h2h4"]);
+    assert!(err.contains("move 2") && err.contains("not yours"), "{err}");
+}
+
+#[test]
+fn search_and_match_commands() {
+    let (code, out, _) = run(&["search", "--setup", "dynasty", "--depth", "3"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.lines().any(|l| l.starts_with("info depth 3 score ")),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .last()
+            .is_some_and(|l| l.starts_with("bestmove ")),
+        "{out}"
+    );
+    let (code, out, _) = run(&[
+        "match",
+        "--a",
+        "casual",
+        "--b",
+        "beginner",
+        "--games",
+        "2",
+        "--movetime",
+        "20",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("Casual vs Beginner:") && out.contains("over 2 games"),
+        "{out}"
+    );
+    // An external engine speaking the protocol: our own, as a separate process.
+    let engine = format!("engine:{} uci", env!("CARGO_BIN_EXE_khet-engine"));
+    let (code, out, err) = run(&[
+        "match",
+        "--a",
+        "beginner",
+        "--b",
+        &engine,
+        "--games",
+        "2",
+        "--movetime",
+        "20",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("over 2 games"), "{out}");
+    let (code, _, err) = run(&["match", "--a", "grandmaster"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is not a level"), "{err}");
+}
+
+const CLASSIC: &str =
+    "x33a3ka3p22/2p37/3P46/p11P31s1s21p21P4/p21P41S2S11p11P3/6p23/7P12/2P4A1KA13X1 0";
+/// Classic with Red's c7 Pyramid on j7, a square reserved for Silver: only a game under
+/// `permissive-swap` can reach it (by a swap).
+const RED_ON_J7: &str =
+    "x33a3ka3p22/9p3/3P46/p11P31s1s21p21P4/p21P41S2S11p11P3/6p23/7P12/2P4A1KA13X1 0";
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_khet-engine"))
+        .args(["divide", "3"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read one byte, then close the pipe as `head -c1` would.
+    let mut first = [0u8; 1];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn a_full_disk_is_one_line_and_a_failure() {
+    let Ok(full) = std::fs::File::create("/dev/full") else {
+        return; // not Linux
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_khet-engine"))
+        .args(["divide", "2"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: cannot write the output"), "{err}");
+}
+
+#[test]
+fn every_command_has_help() {
+    for command in [
+        "perft",
+        "divide",
+        "fire",
+        "show",
+        "search",
+        "bench",
+        "bench-search",
+        "uci",
+        "match",
+        "tune",
+        "replay",
+    ] {
+        let (code, out, err) = run(&[command, "--help"]);
+        assert_eq!(code, 0, "{command}: {err}");
+        assert!(out.contains("Usage: khet-engine"), "{command}: {out}");
+    }
+}
+
+#[test]
+fn errors_stay_on_one_line() {
+    for args in [
+        vec!["perft", "1", "--setup", "no\nsuch\r\u{1b}[2J"],
+        vec!["fire", "--position", "x33\n 0"],
+        vec!["fire", "--moves", "j1-\u{7}"],
+    ] {
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err:?}");
+        assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+    }
+}
+
+#[test]
+fn a_piece_on_a_reserved_square_needs_permissive_rules() {
+    let (code, _, err) = run(&["perft", "1", "--position", RED_ON_J7]);
+    assert_eq!(code, 2);
+    assert!(err.contains("reserved for Silver"), "{err}");
+    let (code, out, err) = run(&[
+        "perft",
+        "1",
+        "--position",
+        RED_ON_J7,
+        "--rules",
+        "permissive-swap",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("perft(1) = "), "{out}");
+    let (code, _, _) = run(&["perft", "1", "--position", CLASSIC]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn replay_prints_every_ply_and_reports_a_damaged_file() {
+    let dir = std::env::temp_dir().join(format!("khet-cli-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("game.ron");
+    std::fs::write(
+        &good,
+        format!(
+            "Record(\n  setup: \"Classic\",\n  start: \"{CLASSIC}\",\n  moves: [\n    \"j1-\", \"a8-\",\n  ],\n)\n"
+        ),
+    )
+    .unwrap();
+    let (code, out, err) = run(&["replay", good.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    assert!(lines[1].contains("Silver j1-: hits Silver Anubis"), "{out}");
+    assert!(
+        lines[3].starts_with("final ") && lines[4] == "result unfinished",
+        "{out}"
+    );
+    let damaged = dir.join("damaged.ron");
+    std::fs::write(
+        &damaged,
+        format!("Record(\n  start: \"{CLASSIC}\",\n  moves: [\"j1-\",\n \"a8a7\"],\n)\n"),
+    )
+    .unwrap();
+    let (code, _, err) = run(&["replay", damaged.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("damaged.ron:4: move 2 (a8a7)"), "{err}");
+    let misspelt = dir.join("misspelt.ron");
+    std::fs::write(
+        &misspelt,
+        format!("Record(\n  start: \"{CLASSIC}\",\n  moves: [],\n  reslt: None,\n)\n"),
+    )
+    .unwrap();
+    let (code, _, err) = run(&["replay", misspelt.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("misspelt.ron:4:") && err.contains("reslt"),
+        "{err}"
+    );
+    std::fs::write(&misspelt, [0xff, 0xfe, b'R']).unwrap();
+    let (code, _, err) = run(&["replay", misspelt.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not UTF-8"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

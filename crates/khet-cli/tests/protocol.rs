@@ -1,0 +1,262 @@
+//! The UCI-like protocol as a GUI or a match runner speaks it: the engine runs as a process and
+//! every test waits for its answers line by line.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+const CLASSIC: &str =
+    "x33a3ka3p22/2p37/3P46/p11P31s1s21p21P4/p21P41S2S11p11P3/6p23/7P12/2P4A1KA13X1 0";
+/// Classic with Red's c7 Pyramid on j7, a square reserved for Silver: reachable only under
+/// `permissive-swap`.
+const RED_ON_J7: &str =
+    "x33a3ka3p22/9p3/3P46/p11P31s1s21p21P4/p21P41S2S11p11P3/6p23/7P12/2P4A1KA13X1 0";
+/// Silver to move lights the Red Pharaoh by turning its j8 Pyramid.
+const KILL_IN_ONE: &str = "x34k3P4/////2p17//4K4X1 0";
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_khet-engine"))
+            .arg("uci")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Every line up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            match self.lines.recv_timeout(Duration::from_secs(30)) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(e) => panic!("no '{prefix}' ({e}); got {seen:?}"),
+            }
+        }
+    }
+
+    /// The move of the next `bestmove` line, with the lines before it.
+    fn best(&mut self) -> (String, Vec<String>) {
+        let lines = self.until("bestmove ");
+        let last = lines.last().unwrap();
+        (last["bestmove ".len()..].to_string(), lines)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+fn errors(lines: &[String]) -> usize {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info string error:"))
+        .count()
+}
+
+#[test]
+fn announces_itself_and_its_options() {
+    let mut e = Engine::start(&[]);
+    e.send("uci");
+    let lines = e.until("uciok");
+    assert!(
+        lines.contains(&"id name khet-engine".to_string()),
+        "{lines:?}"
+    );
+    for option in ["Level", "Rules", "Hash", "Contempt"] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type "))),
+            "{option}: {lines:?}"
+        );
+    }
+    e.send("isready");
+    e.until("readyok");
+}
+
+#[test]
+fn searches_after_both_forms_of_position() {
+    let mut e = Engine::start(&[]);
+    e.send("position standard moves j1- a8-");
+    e.send("go depth 3");
+    let (best, lines) = e.best();
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 3 score ")),
+        "{lines:?}"
+    );
+    assert_ne!(best, "none");
+    // Khet2-AI's own form: the moves right after the position string.
+    e.send(&format!("position {CLASSIC} h2g1"));
+    e.send("go depth 1");
+    let (best, lines) = e.best();
+    assert_ne!(best, "none", "{lines:?}");
+}
+
+#[test]
+fn a_refused_position_leaves_no_position_behind() {
+    let mut e = Engine::start(&[]);
+    e.send("position dynasty");
+    // Red's Pyramid on Silver's j file: refused under the default strict rules.
+    e.send(&format!("position {RED_ON_J7}"));
+    e.send("go depth 2");
+    let (best, lines) = e.best();
+    assert_eq!(best, "none", "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("reserved for Silver")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.contains("no position")), "{lines:?}");
+    // Under permissive-swap the same position is a game's.
+    e.send("setoption name Rules value permissive-swap");
+    e.send(&format!("position {RED_ON_J7}"));
+    e.send("go depth 2");
+    let (best, lines) = e.best();
+    assert_ne!(best, "none", "{lines:?}");
+    assert_eq!(errors(&lines), 0, "{lines:?}");
+}
+
+#[test]
+fn the_rules_option_is_also_a_command_line_default() {
+    let mut e = Engine::start(&["--rules", "permissive-swap"]);
+    e.send(&format!("position {RED_ON_J7}"));
+    e.send("go depth 1");
+    let (best, lines) = e.best();
+    assert_ne!(best, "none", "{lines:?}");
+}
+
+#[test]
+fn bad_lines_get_an_error_and_the_loop_goes_on() {
+    let mut e = Engine::start(&[]);
+    e.send("position nonsense");
+    e.send("go depth x");
+    e.send("fly\u{1b}[2J");
+    e.send_bytes(b"go \xff\xfe depth 1\n");
+    e.send("setoption name Hash value 0");
+    e.send("setoption name Level value grandmaster");
+    e.send("setoption name Colour value red");
+    e.send("position standard h2h4");
+    e.send("position standard");
+    e.send("go depth 1");
+    let (best, lines) = e.best();
+    assert_ne!(best, "none");
+    assert_eq!(errors(&lines), 8, "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("not UTF-8")), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains('\u{1b}')), "{lines:?}");
+}
+
+#[test]
+fn a_finished_game_says_why_there_is_no_move() {
+    let mut e = Engine::start(&[]);
+    e.send("position standard c5b6 e5e6");
+    e.send("go depth 2");
+    let (best, lines) = e.best();
+    assert_eq!(best, "none");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string game over: ")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn mate_scores_and_go_mate() {
+    let mut e = Engine::start(&[]);
+    e.send(&format!("position {KILL_IN_ONE}"));
+    e.send("go depth 3");
+    let (best, lines) = e.best();
+    assert_eq!(best, "j8-", "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate 1 ")),
+        "{lines:?}"
+    );
+    e.send("go mate 2");
+    let (best, lines) = e.best();
+    assert_eq!(best, "j8-", "{lines:?}");
+}
+
+#[test]
+fn clocks_nodes_and_movetime() {
+    let mut e = Engine::start(&[]);
+    e.send("position imhotep");
+    // A second on each clock: the engine must answer well inside it.
+    let t = Instant::now();
+    e.send("go wtime 1000 btime 1000 winc 0 binc 0");
+    let (best, _) = e.best();
+    assert_ne!(best, "none");
+    assert!(
+        t.elapsed() < Duration::from_millis(1000),
+        "{:?}",
+        t.elapsed()
+    );
+    e.send("go nodes 3000");
+    let (best, lines) = e.best();
+    assert_ne!(best, "none", "{lines:?}");
+    // movetime is used (nearly) in full, not stopped at a fraction.
+    let t = Instant::now();
+    e.send("go movetime 600");
+    let (best, _) = e.best();
+    assert_ne!(best, "none");
+    let took = t.elapsed();
+    assert!(took >= Duration::from_millis(500), "{took:?}");
+    // The lower levels play too.
+    e.send("setoption name Level value beginner");
+    e.send("go movetime 100");
+    let (best, _) = e.best();
+    assert_ne!(best, "none");
+}
+
+#[test]
+fn go_infinite_runs_until_stop() {
+    let mut e = Engine::start(&[]);
+    e.send("position dynasty");
+    e.send("go infinite");
+    e.send("isready");
+    e.until("readyok");
+    e.send("stop");
+    let (best, _) = e.best();
+    assert_ne!(best, "none");
+}
