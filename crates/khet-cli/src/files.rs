@@ -1,47 +1,38 @@
-//! Setup and record files on disk: the engine library reads text, this reads the files, and
-//! refuses what is too big before reading it or is not UTF-8, naming the file.
+//! Setup and record files on disk: this reads the bytes (never more than the engine accepts),
+//! the engine decodes and checks them.
 
 use khet_engine::record::MAX_RECORD_BYTES;
 use khet_engine::setup::MAX_SETUP_BYTES;
 use khet_engine::{Game, Record, RecordError, Setup, SetupErrors};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// A file's text, or one line saying why it cannot be had.
-fn read_text(path: &Path, max: usize, what: &str) -> Result<String, String> {
-    let len = std::fs::metadata(path)
-        .map_err(|e| format!("cannot read: {e}"))?
-        .len();
-    if len > max as u64 {
-        return Err(format!(
-            "{len} bytes is too big for {what} (at most {max}); not read"
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "not UTF-8 text (byte {} is not valid)",
-            e.utf8_error().valid_up_to() + 1
-        )
-    })
+/// At most `max + 1` bytes of a file: enough for the engine to see that it is too big.
+pub fn read_bounded(path: &Path, max: usize) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(max as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// Reads and checks a setup file.
 pub fn load_setup(path: &Path) -> Result<Setup, SetupErrors> {
     let file = path.display().to_string();
-    let src = read_text(path, MAX_SETUP_BYTES, "a setup")
-        .map_err(|reason| SetupErrors::whole_file(&file, reason))?;
-    Setup::from_ron(&src, &file)
+    let bytes = read_bounded(path, MAX_SETUP_BYTES)
+        .map_err(|e| SetupErrors::whole_file(&file, format!("cannot read: {e}")))?;
+    Setup::from_bytes(&bytes, &file)
 }
 
 /// Reads and replays a game record file.
 pub fn load_record(path: &Path) -> Result<Game, RecordError> {
     let file = path.display().to_string();
-    let src = read_text(path, MAX_RECORD_BYTES, "a game record").map_err(|reason| RecordError {
+    let bytes = read_bounded(path, MAX_RECORD_BYTES).map_err(|e| RecordError {
         file: file.clone(),
         line: 0,
-        reason,
+        reason: format!("cannot read: {e}"),
     })?;
-    Record::from_ron(&src, &file)?.replay(&src, &file)
+    Record::game_from_bytes(&bytes, &file)
 }
 
 /// A setup by name: a `.ron` path; else a file under `dir` (`NAME.ron`, `khet2/NAME.ron`,

@@ -137,9 +137,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(mut input: R, output: W, rules
             session.say.error(&format!(
                 "line {number} is longer than {MAX_LINE} bytes; ignored"
             ));
-            // Skip the rest of the long line.
-            let mut rest = Vec::new();
-            if input.read_until(b'\n', &mut rest).is_err() {
+            if !skip_line(&mut input) {
                 break;
             }
             continue;
@@ -157,6 +155,19 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(mut input: R, output: W, rules
         }
     }
     session.finish();
+}
+
+/// Skips the rest of a line, a bounded piece at a time; `false` at the end of the input.
+fn skip_line(input: &mut impl BufRead) -> bool {
+    let mut piece = Vec::new();
+    loop {
+        piece.clear();
+        match std::io::Read::take(&mut *input, MAX_LINE as u64).read_until(b'\n', &mut piece) {
+            Ok(0) | Err(_) => return false,
+            Ok(_) if piece.last() == Some(&b'\n') => return true,
+            Ok(_) => {}
+        }
+    }
 }
 
 impl<W: Write + Send + 'static> Session<W> {

@@ -178,11 +178,13 @@ fn bad_lines_get_an_error_and_the_loop_goes_on() {
     e.send("setoption name Level value grandmaster");
     e.send("setoption name Colour value red");
     e.send("position standard h2h4");
+    e.send(&format!("position {}", "1".repeat(200_000)));
     e.send("position standard");
     e.send("go depth 1");
     let (best, lines) = e.best();
     assert_ne!(best, "none");
-    assert_eq!(errors(&lines), 8, "{lines:?}");
+    assert_eq!(errors(&lines), 9, "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("longer than")), "{lines:?}");
     assert!(lines.iter().any(|l| l.contains("not UTF-8")), "{lines:?}");
     assert!(!lines.iter().any(|l| l.contains('\u{1b}')), "{lines:?}");
 }

@@ -285,6 +285,15 @@ impl fmt::Display for Shot {
 
 /// Fires `color`'s laser on `position` as it stands and returns the whole shot. Nothing is
 /// removed: that is [`Position::play`]'s business.
+///
+/// ```
+/// use khet_engine::{Color, Setup, fire};
+/// let dynasty = Setup::builtin("dynasty")?.position;
+/// let shot = fire(&dynasty, Color::Red);
+/// assert_eq!(shot.to_string(), "a7 a6(E) b6 c6 d6 e6(S) e5(W) d5 c5(N) c6 c7 c8, off");
+/// assert!(shot.hits.is_empty());
+/// # Ok::<(), khet_engine::UnknownSetup>(())
+/// ```
 pub fn fire(position: &Position, color: Color) -> Shot {
     let mut segments = Vec::new();
     let hits = position.trace::<true>(color, &mut segments);

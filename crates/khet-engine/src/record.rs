@@ -106,6 +106,19 @@ impl Record {
         out
     }
 
+    /// Reads and replays a record from a file's bytes (see [`crate::text::decode`]).
+    pub fn game_from_bytes(bytes: &[u8], file: &str) -> Result<Game, RecordError> {
+        let src =
+            crate::text::decode(bytes, MAX_RECORD_BYTES, "a game record").map_err(|reason| {
+                RecordError {
+                    file: file.to_string(),
+                    line: 0,
+                    reason,
+                }
+            })?;
+        Record::from_ron(src, file)?.replay(src, file)
+    }
+
     /// Reads a record from RON text; `file` names it in errors.
     pub fn from_ron(src: &str, file: &str) -> Result<Record, RecordError> {
         let error = |line: usize, reason: String| RecordError {

@@ -253,6 +253,14 @@ impl Setup {
             .ok_or_else(|| UnknownSetup(name.to_string()))
     }
 
+    /// Reads and checks a setup from a file's bytes (see [`crate::text::decode`]): too big, not
+    /// UTF-8 and every problem of [`Setup::from_ron`] are reported against `file`.
+    pub fn from_bytes(bytes: &[u8], file: &str) -> Result<Setup, SetupErrors> {
+        let src = crate::text::decode(bytes, MAX_SETUP_BYTES, "a setup")
+            .map_err(|reason| SetupErrors::whole_file(file, reason))?;
+        Setup::from_ron(src, file)
+    }
+
     /// Reads and checks a setup from RON text; `file` names it in errors. Every problem is
     /// reported, each with the line of the piece concerned.
     pub fn from_ron(src: &str, file: &str) -> Result<Setup, SetupErrors> {

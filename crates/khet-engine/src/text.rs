@@ -28,6 +28,18 @@ pub fn quote(text: &str) -> String {
     out
 }
 
+/// Bytes from a file as text: at most `max` bytes (a caller reads at most `max + 1`, so a huge
+/// file is never read whole), valid UTF-8, a leading byte-order mark dropped. The error is one
+/// line; `what` names the kind of file in it ("a setup").
+pub fn decode<'a>(bytes: &'a [u8], max: usize, what: &str) -> Result<&'a str, String> {
+    if bytes.len() > max {
+        return Err(format!("too big for {what} (more than {max} bytes)"));
+    }
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| format!("not UTF-8 text (byte {} is not valid)", e.valid_up_to() + 1))?;
+    Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
+}
+
 /// The character (not byte) number, 1-based, of byte offset `at` in `text`.
 pub(crate) fn char_number(text: &str, at: usize) -> usize {
     let at = at.min(text.len());
