@@ -14,7 +14,7 @@ use crate::square::Square;
 use std::fmt;
 
 /// One move: a step, a swap, a quarter turn, or (Khet 1.0) the top Obelisk of a stack stepping
-/// alone. Its `Display` is the move text; [`Position::parse_move`](crate::Position::parse_move)(crate::Position::parse_move)
+/// alone. Its `Display` is the move text; [`Position::parse_move`](crate::Position::parse_move)
 /// reads it back against a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
