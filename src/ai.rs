@@ -97,6 +97,7 @@ fn start_thinking(
     }
     let side = game.game.side_to_move();
     let position = *game.game.position();
+    let history = game.game.clone();
     let (level, hint) = match game.spec.players[side.index()] {
         Player::Computer(level) => (level, false),
         Player::Person if want_hint => (Level::Master, true),
@@ -116,7 +117,7 @@ fn start_thinking(
         budget(level)
     };
     let task = AsyncComputeTaskPool::get()
-        .spawn(async move { level.choose(&mut searcher, &position, budget, &mut seed) });
+        .spawn(async move { level.choose(&mut searcher, &history, budget, &mut seed) });
     if hint {
         game.status = "Master is looking for a hint…".into();
     }

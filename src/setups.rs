@@ -1,45 +1,50 @@
-//! The setup library: every RON file in `setups/` plus the player's own folder. A file that
-//! fails to load stays in the list with the engine's error (file, line, reason).
+//! The setup library: the official setups from the engine's catalogue, plus every RON file in
+//! the player's own folder. A file that fails to load stays in the list with the engine's error
+//! (file, line, reason).
 
 use bevy::prelude::*;
-use khet_engine::{Setup, SetupErrors, load_dir};
-use std::path::PathBuf;
+use khet_engine::setup::MAX_SETUP_BYTES;
+use khet_engine::{Setup, SetupErrors, catalogue};
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
-/// The official setups, built in, for when the game runs away from its `setups/` folder.
-const BUILT_IN: [(&str, &str); 8] = [
-    (
-        "khet2/classic.ron",
-        include_str!("../setups/khet2/classic.ron"),
-    ),
-    (
-        "khet2/imhotep.ron",
-        include_str!("../setups/khet2/imhotep.ron"),
-    ),
-    (
-        "khet2/dynasty.ron",
-        include_str!("../setups/khet2/dynasty.ron"),
-    ),
-    (
-        "khet2/imhotep-eyes.ron",
-        include_str!("../setups/khet2/imhotep-eyes.ron"),
-    ),
-    (
-        "khet2/dynasty-eyes.ron",
-        include_str!("../setups/khet2/dynasty-eyes.ron"),
-    ),
-    (
-        "khet1/classic.ron",
-        include_str!("../setups/khet1/classic.ron"),
-    ),
-    (
-        "khet1/imhotep.ron",
-        include_str!("../setups/khet1/imhotep.ron"),
-    ),
-    (
-        "khet1/dynasty.ron",
-        include_str!("../setups/khet1/dynasty.ron"),
-    ),
-];
+/// Reads and checks a setup file, reading no more than the engine accepts.
+fn load_file(path: &Path) -> Result<Setup, SetupErrors> {
+    let file = path.display().to_string();
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_SETUP_BYTES as u64 + 1).read_to_end(&mut bytes))
+        .map_err(|e| SetupErrors::whole_file(&file, format!("cannot read: {e}")))?;
+    Setup::from_bytes(&bytes, &file)
+}
+
+/// Every `.ron` file under `dir` and its subfolders one level down, sorted by path, each read
+/// and checked. A folder that cannot be read gives none.
+fn load_dir(dir: &Path) -> Vec<(PathBuf, Result<Setup, SetupErrors>)> {
+    let mut paths = Vec::new();
+    let mut folders = vec![(dir.to_path_buf(), true)];
+    while let Some((folder, recurse)) = folders.pop() {
+        let Ok(read) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in read.flatten() {
+            let p = entry.path();
+            if p.is_dir() && recurse {
+                folders.push((p, false));
+            } else if p.extension().is_some_and(|e| e == "ron") {
+                paths.push(p);
+            }
+        }
+    }
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let setup = load_file(&path);
+            (path, setup)
+        })
+        .collect()
+}
 
 /// One listed setup.
 #[derive(Clone, Debug)]
@@ -59,8 +64,8 @@ pub struct SetupLibrary {
 }
 
 impl SetupLibrary {
-    /// Reads `setups/` (from the working directory, else beside the sources, else built in) and
-    /// the player's folder (`$KHET_SETUPS`, else `~/.config/khet/setups`).
+    /// The official setups (built into the engine) and the player's folder (`$KHET_SETUPS`,
+    /// else `~/.config/khet/setups`).
     pub fn load() -> SetupLibrary {
         let own_dir = std::env::var_os("KHET_SETUPS")
             .map(PathBuf::from)
@@ -72,52 +77,27 @@ impl SetupLibrary {
 
     /// [`SetupLibrary::load`] with the player's folder given.
     pub fn load_with(own_dir: Option<PathBuf>) -> SetupLibrary {
-        let mut listings = Vec::new();
-        let candidates = [
-            PathBuf::from("setups"),
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("setups"),
-        ];
-        match candidates.iter().find(|d| d.is_dir()) {
-            Some(dir) => {
-                for e in load_dir(dir) {
-                    let label = e
-                        .path
-                        .strip_prefix(dir)
-                        .unwrap_or(&e.path)
-                        .with_extension("")
-                        .display()
-                        .to_string();
-                    listings.push(SetupListing {
-                        label,
-                        own: false,
-                        setup: e.setup,
-                    });
-                }
-            }
-            None => {
-                for (name, src) in BUILT_IN {
-                    listings.push(SetupListing {
-                        label: name.trim_end_matches(".ron").to_string(),
-                        own: false,
-                        setup: Setup::from_ron(src, name),
-                    });
-                }
-            }
-        }
+        let mut listings: Vec<SetupListing> = catalogue()
+            .into_iter()
+            .map(|(name, setup)| SetupListing {
+                label: name.to_string(),
+                own: false,
+                setup: Ok(setup),
+            })
+            .collect();
         if let Some(dir) = own_dir.as_ref().filter(|d| d.is_dir()) {
-            for e in load_dir(dir) {
+            for (path, setup) in load_dir(dir) {
                 let label = format!(
                     "my: {}",
-                    e.path
-                        .strip_prefix(dir)
-                        .unwrap_or(&e.path)
+                    path.strip_prefix(dir)
+                        .unwrap_or(&path)
                         .with_extension("")
                         .display()
                 );
                 listings.push(SetupListing {
                     label,
                     own: true,
-                    setup: e.setup,
+                    setup,
                 });
             }
         }
@@ -134,12 +114,10 @@ impl SetupLibrary {
 
     /// Khet 2.0 Classic, which every game starts with.
     pub fn classic(&self) -> Setup {
-        self.find("khet2/classic").cloned().unwrap_or_else(|| {
-            match Setup::from_ron(BUILT_IN[0].1, BUILT_IN[0].0) {
-                Ok(s) => s,
-                Err(e) => unreachable!("the built-in Classic setup is checked by the tests: {e}"),
-            }
-        })
+        match Setup::builtin("khet2/classic") {
+            Ok(s) => s,
+            Err(e) => unreachable!("Classic is in the engine's catalogue: {e}"),
+        }
     }
 }
 

@@ -6,8 +6,8 @@
 //! - `h2+` / `h2-`: a quarter turn clockwise / anticlockwise (the Sphinx too);
 //! - `d1e2^`: the top obelisk of the stack on `d1` steps alone to `e2` (our extension).
 //!
-//! Text alone cannot tell a step from a swap; [`Position::parse_move`](crate::Position::parse_move) reads it against the
-//! board.
+//! Text alone cannot tell a step from a swap;
+//! [`Position::parse_move`](crate::Position::parse_move) reads it against the board.
 
 use crate::piece::Rotation;
 use crate::square::Square;
@@ -63,7 +63,8 @@ impl fmt::Display for Move {
     }
 }
 
-/// Move text read without a board: what [`Position::parse_move`](crate::Position::parse_move) resolves.
+/// Move text read without a board: what
+/// [`Position::parse_move`](crate::Position::parse_move) resolves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MoveText {
     /// `h2g2`
