@@ -175,8 +175,9 @@ struct Tally {
     wins: u32,
     draws: u32,
     losses: u32,
-    /// Draws in which `a` (index 0) or `b` (1) was a Pyramid or more ahead.
-    draws_led: [u32; 2],
+    /// Draws in which `a` (index 0) or `b` (1) was a Pyramid or more ahead: by repetition
+    /// (`[0]`), at the move limit (`[1]`).
+    draws_led: [[u32; 2]; 2],
     results: Vec<f64>,
 }
 
@@ -257,10 +258,11 @@ pub fn play_match(
                 tally.draws += 1;
                 let m = material(game.position());
                 let a_lead = m[a_color.index()] - m[a_color.other().index()];
+                let cause = usize::from(!game.can_claim_draw());
                 if a_lead >= LEAD {
-                    tally.draws_led[0] += 1;
+                    tally.draws_led[cause][0] += 1;
                 } else if -a_lead >= LEAD {
-                    tally.draws_led[1] += 1;
+                    tally.draws_led[cause][1] += 1;
                 }
                 0.5
             }
@@ -270,8 +272,11 @@ pub fn play_match(
             "game {} ({setup}, {} plays {a_color}): {} after {} plies",
             g + 1,
             a.name(),
-            game.result()
-                .map_or("draw (move limit or repetition)".into(), |r| r.to_string()),
+            match game.result() {
+                Some(r) => r.to_string(),
+                None if game.can_claim_draw() => "draw by repetition".into(),
+                None => "draw at the move limit".into(),
+            },
             game.turns().len()
         ))?;
     }
@@ -286,13 +291,16 @@ pub fn play_match(
         tally.losses,
         100.0 * tally.results.iter().sum::<f64>() / tally.results.len().max(1) as f64
     );
+    let [rep, limit] = tally.draws_led;
     say!(
         out,
-        "drawn while a Pyramid or more ahead: {} by {}, {} by {}",
-        tally.draws_led[0],
+        "drawn while a Pyramid or more ahead: {} by {} ({} by repetition), {} by {} ({} by repetition)",
+        rep[0] + limit[0],
         a.name(),
-        tally.draws_led[1],
-        b.name()
+        rep[0],
+        rep[1] + limit[1],
+        b.name(),
+        rep[1]
     );
     Ok(())
 }
