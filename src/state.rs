@@ -282,6 +282,7 @@ pub(super) fn plugin(app: &mut App) {
                 advance_show,
             )
                 .chain()
+                .in_set(Flow)
                 .in_set(crate::GameSet::Logic),
         );
 }

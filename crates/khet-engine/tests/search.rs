@@ -414,6 +414,9 @@ fn the_side_behind_steers_into_a_repetition() {
 fn the_hash_option_sizes_the_table() {
     for mb in [1, 16, 100] {
         let bytes = Searcher::with_hash_mb(mb).hash_bytes();
-        assert!(bytes <= mb << 20 && bytes > (mb << 20) / 4, "{mb} MiB: {bytes} bytes");
+        assert!(
+            bytes <= mb << 20 && bytes > (mb << 20) / 4,
+            "{mb} MiB: {bytes} bytes"
+        );
     }
 }
