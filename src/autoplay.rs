@@ -4,7 +4,8 @@
 //! beside each a text file with where the board's squares are on screen, then exits.
 
 use crate::board::{BEAM_HEIGHT, square_center};
-use crate::state::{KhetGame, Phase, RotateSelected, Show, SquareClicked};
+use crate::selection::{RotateSelected, Selection, SquareClicked};
+use crate::state::{Match, Phase, Show};
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use khet_engine::{Move, Position, Square};
@@ -86,7 +87,8 @@ fn click_move(
 #[allow(clippy::too_many_arguments)]
 fn run(
     mut auto: ResMut<Autoplay>,
-    game: Option<Res<KhetGame>>,
+    game: Option<Res<Match>>,
+    selection: Res<Selection>,
     show: Res<Show>,
     mut clicks: MessageWriter<SquareClicked>,
     mut rotate: MessageWriter<RotateSelected>,
@@ -125,7 +127,7 @@ fn run(
         }
         let lit: Vec<String> = beam.iter().map(ToString::to_string).collect();
         text += &format!("beam {}\n", lit.join(" "));
-        if let Some(sel) = game.selected {
+        if let Some(sel) = selection.square(&game.game) {
             text += &format!("selected {sel}\n");
         }
         if let Some(r) = game.game.result() {

@@ -1,8 +1,9 @@
 //! Khet in 3D: a thin ECS layer over the engine crate, which alone knows the rules.
 //!
-//! [`CorePlugin`] holds the game (one resource wrapping the engine's `Game`), the messages that
-//! change it and the piece entities derived from it; it runs headless (`MinimalPlugins`), which
-//! is how the tests drive whole games. [`ViewPlugin`] adds what a player sees and does: the board
+//! [`CorePlugin`] holds the match (a resource wrapping the engine's `Game`), the selection, the
+//! shown shot, clocks, saves, settings, the screens, the messages that change them and the piece
+//! entities derived from them; it runs headless (`MinimalPlugins`), which is how the tests drive
+//! whole games. [`ViewPlugin`] adds what a player sees and does: the board
 //! and piece models, the beam, the mouse and keys, the camera, and the egui panels.
 
 use bevy::prelude::*;
@@ -10,7 +11,15 @@ use bevy::prelude::*;
 pub mod ai;
 pub mod autoplay;
 pub mod board;
+pub mod clock;
+pub mod files;
+pub mod news;
 pub mod pieces;
+pub mod replay;
+pub mod saves;
+pub mod screen;
+pub mod selection;
+pub mod settings;
 pub mod setups;
 pub mod state;
 pub mod view;
@@ -43,8 +52,15 @@ impl Plugin for CorePlugin {
             )
                 .chain(),
         );
+        screen::plugin(app);
+        settings::plugin(app);
+        news::plugin(app);
         state::plugin(app);
+        selection::plugin(app);
+        clock::plugin(app);
         ai::plugin(app);
+        saves::plugin(app);
+        replay::plugin(app);
         pieces::plugin(app);
         setups::plugin(app);
     }

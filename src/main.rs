@@ -6,7 +6,8 @@
 use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use khet::state::{KhetGame, MoveRequested, Settings, Show};
+use khet::settings::Settings;
+use khet::state::{Match, MoveRequested, Show};
 use khet::{CorePlugin, ViewPlugin};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -27,20 +28,40 @@ fn main() -> AppExit {
                 eprintln!("error: cannot create {dir}: {e}");
                 return AppExit::error();
             }
-            let mut app = game_app();
-            app.add_plugins(khet::autoplay::AutoplayPlugin(PathBuf::from(dir)));
+            // The script's games and settings stay in its folder, away from the player's.
+            let dir = PathBuf::from(dir);
+            let mut app = game_app(Some(&dir));
+            app.add_plugins(khet::autoplay::AutoplayPlugin(dir));
             app.run()
         }
         Some(other) => {
             eprintln!("error: unknown argument '{other}' (known: --autoplay DIR, --bench-frames)");
             AppExit::error()
         }
-        None => game_app().run(),
+        None => game_app(None).run(),
     }
 }
 
-fn game_app() -> App {
+/// The game's app; its settings and saved games live under `folder` if given, else in the
+/// platform's folders (`$KHET_CONFIG`, `$KHET_DATA` override them).
+fn game_app(folder: Option<&std::path::Path>) -> App {
     let mut app = App::new();
+    let (settings, saves) = match folder {
+        Some(f) => (
+            Some(khet::settings::SettingsFile::new(f.join("settings.ron"))),
+            Some(khet::saves::SaveDir(f.join("games"))),
+        ),
+        None => (
+            khet::settings::SettingsFile::standard(),
+            khet::saves::SaveDir::standard(),
+        ),
+    };
+    if let Some(s) = settings {
+        app.insert_resource(s);
+    }
+    if let Some(s) = saves {
+        app.insert_resource(s);
+    }
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
             title: "Khet — the laser game".into(),
@@ -86,7 +107,7 @@ fn bench_frames_with(single_threaded: bool) {
         let next = {
             let world = app.world();
             let idle = world.resource::<Show>().is_idle();
-            let game = world.resource::<KhetGame>();
+            let game = world.resource::<Match>();
             if game.game.is_over() || plies >= 150 {
                 break;
             }

@@ -3,7 +3,8 @@
 //! facing component; moves slide and turn them with short eased animations.
 
 use crate::board::{orientation_yaw, square_center};
-use crate::state::{KhetGame, MoveApplied, Settings, Show};
+use crate::settings::Settings;
+use crate::state::{Match, MoveApplied, Show};
 use bevy::prelude::*;
 use khet_engine::{Diagonal, Direction, Move, Piece, Position, Rotation, Square};
 
@@ -159,7 +160,7 @@ struct PendingUnstack {
 /// Makes the piece entities match the displayed board exactly: updates changed pieces, spawns
 /// missing ones, and sends away the ones no longer there.
 fn sync_pieces(
-    game: Option<Res<KhetGame>>,
+    game: Option<Res<Match>>,
     show: Res<Show>,
     pending: Option<Res<PendingUnstack>>,
     mut pieces: Query<(Entity, &OnSquare, &mut BoardPiece, Option<&Motion>), Without<Dying>>,
@@ -254,7 +255,7 @@ fn animate_motions(
     mut q: Query<(Entity, &mut Transform, &mut Motion)>,
     mut commands: Commands,
 ) {
-    let dt = crate::state::animation_dt(&time, &settings, &show);
+    let dt = crate::settings::animation_dt(&time, &settings, &show);
     for (e, mut tf, mut m) in &mut q {
         m.elapsed += dt;
         let t = ease(m.elapsed / settings.move_seconds);
@@ -274,7 +275,7 @@ fn animate_dying(
     mut q: Query<(Entity, &mut Transform, &mut Dying)>,
     mut commands: Commands,
 ) {
-    let dt = crate::state::animation_dt(&time, &settings, &show);
+    let dt = crate::settings::animation_dt(&time, &settings, &show);
     for (e, mut tf, mut d) in &mut q {
         d.elapsed += dt;
         let t = (d.elapsed / DYING_SECONDS).min(1.0);

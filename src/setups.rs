@@ -5,15 +5,12 @@
 use bevy::prelude::*;
 use khet_engine::setup::MAX_SETUP_BYTES;
 use khet_engine::{Setup, SetupErrors, catalogue};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Reads and checks a setup file, reading no more than the engine accepts.
 fn load_file(path: &Path) -> Result<Setup, SetupErrors> {
     let file = path.display().to_string();
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_SETUP_BYTES as u64 + 1).read_to_end(&mut bytes))
+    let bytes = crate::files::read_bounded(path, MAX_SETUP_BYTES)
         .map_err(|e| SetupErrors::whole_file(&file, format!("cannot read: {e}")))?;
     Setup::from_bytes(&bytes, &file)
 }
@@ -126,13 +123,12 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Startup, start_first_game);
 }
 
+/// The table is never empty: a hotseat game of Classic to begin with.
 fn start_first_game(
     library: Res<SetupLibrary>,
     mut new_game: MessageWriter<crate::state::NewGameRequested>,
 ) {
-    new_game.write(crate::state::NewGameRequested(crate::state::NewGameSpec {
-        setup: library.classic(),
-        rules: khet_engine::Rules::default(),
-        players: [crate::state::Player::Person; 2],
-    }));
+    new_game.write(crate::state::NewGameRequested(
+        crate::state::NewGameSpec::casual(library.classic(), [crate::state::Player::Person; 2]),
+    ));
 }

@@ -1,23 +1,88 @@
-//! The game's one authoritative state: a resource wrapping the engine's [`Game`], the messages
-//! that change it (the mouse, the keys, the panels and tests all write the same ones), and the
-//! turn flow: move animation, then the shot, then removal.
+//! The match at the table: the engine's [`Game`] (the single source of truth for the rules) with
+//! who plays it and how, the messages that change it (the mouse, the keys, the panels and the
+//! tests all write the same ones), and the turn flow: move animation, then the shot, then removal.
+//! The selection lives with the input code ([`crate::selection`]), what happened is told through
+//! [`News`], and the shown board and shot are [`Show`].
 
+use crate::news::News;
+use crate::settings::{Settings, animation_dt};
 use bevy::prelude::*;
 use khet_engine::{
-    Color as Side, Game, GameResult, Move, Piece, Position, Rotation, Rules, Setup, Shot, Square,
-    Turn,
+    Color as Side, Game, GameResult, Move, Piece, Position, Rules, Setup, Shot, Square, Turn,
 };
+use serde::{Deserialize, Serialize};
 
 /// Who plays a side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Player {
     Person,
     Computer(khet_engine::Level),
 }
 
-/// The state's own systems, for ordering the computer after them.
-#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Flow;
+impl Player {
+    /// How a record names the player (`Person`, `Computer Master`).
+    pub fn label(self) -> String {
+        match self {
+            Player::Person => "Person".into(),
+            Player::Computer(level) => format!("Computer {}", level.name()),
+        }
+    }
+
+    /// The player a record names; any other name (another program's, a person's) is a person.
+    pub fn from_label(label: &str) -> Player {
+        label
+            .strip_prefix("Computer ")
+            .and_then(|l| l.parse().ok())
+            .map_or(Player::Person, Player::Computer)
+    }
+}
+
+/// Casual games allow take-backs and hints; tournament games follow the rule book: "the move
+/// cannot be taken back".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Mode {
+    #[default]
+    Casual,
+    Tournament,
+}
+
+/// A time control: each side's time at the start and what a move adds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimeControl {
+    pub minutes: u32,
+    pub increment_seconds: u32,
+}
+
+impl TimeControl {
+    /// The choices offered; a custom one can be typed in.
+    pub const PRESETS: [TimeControl; 4] = [
+        TimeControl::new(3, 2),
+        TimeControl::new(5, 3),
+        TimeControl::new(10, 5),
+        TimeControl::new(30, 0),
+    ];
+
+    pub const fn new(minutes: u32, increment_seconds: u32) -> TimeControl {
+        TimeControl {
+            minutes,
+            increment_seconds,
+        }
+    }
+
+    pub fn initial(self) -> std::time::Duration {
+        std::time::Duration::from_secs(u64::from(self.minutes) * 60)
+    }
+
+    pub fn increment(self) -> std::time::Duration {
+        std::time::Duration::from_secs(u64::from(self.increment_seconds))
+    }
+}
+
+impl std::fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} min + {} s", self.minutes, self.increment_seconds)
+    }
+}
 
 /// What a new game starts from.
 #[derive(Clone, Debug)]
@@ -25,86 +90,101 @@ pub struct NewGameSpec {
     pub setup: Setup,
     pub rules: Rules,
     pub players: [Player; 2],
+    pub mode: Mode,
+    pub clock: Option<TimeControl>,
+    /// Moves already played from the setup (a resumed game, or "continue from here"), and the
+    /// clocks as they stood then.
+    pub resume: Option<Resume>,
 }
 
-/// When a stack of obelisks is selected: does a click on a square move the stack or its top?
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum StackMode {
-    #[default]
-    Whole,
-    Top,
+impl NewGameSpec {
+    /// A casual game without clocks from `setup`.
+    pub fn casual(setup: Setup, players: [Player; 2]) -> NewGameSpec {
+        NewGameSpec {
+            setup,
+            rules: Rules::default(),
+            players,
+            mode: Mode::Casual,
+            clock: None,
+            resume: None,
+        }
+    }
 }
 
-/// The match: the engine's game (the single source of truth for the rules) plus what the
-/// people at the table are doing.
+/// A game to take up where it stood.
+#[derive(Clone, Debug)]
+pub struct Resume {
+    pub game: Game,
+    /// Each side's time left, if the game had clocks.
+    pub remaining: Option<[std::time::Duration; 2]>,
+    /// The file it was saved in: autosaves go on there.
+    pub file: Option<std::path::PathBuf>,
+    /// When it began.
+    pub date: String,
+}
+
+/// The match: the engine's game plus who plays it, how, and where it is saved.
 #[derive(Resource)]
-pub struct KhetGame {
+pub struct Match {
     pub game: Game,
     pub setup_name: String,
     pub spec: NewGameSpec,
-    pub selected: Option<Square>,
-    pub stack_mode: StackMode,
-    /// The status line: what just happened, or why a click did nothing.
-    pub status: String,
     /// A pending draw offer, by this side.
     pub draw_offer: Option<Side>,
-    /// Pieces each side has lost, in order.
-    pub lost: [Vec<Piece>; 2],
+    /// When the game began (UTC, `2026-11-22T14:30:00Z`), also the base of its file name.
+    pub date: String,
+    /// Where the game is saved; chosen at its first save.
+    pub file: Option<std::path::PathBuf>,
 }
 
-impl KhetGame {
-    pub fn new(spec: NewGameSpec) -> KhetGame {
-        let game = Game::new(spec.setup.position.with_rules(spec.rules));
-        KhetGame {
+impl Match {
+    pub fn new(spec: NewGameSpec) -> Match {
+        let (game, date, file) = match &spec.resume {
+            Some(r) => (r.game.clone(), r.date.clone(), r.file.clone()),
+            None => (
+                Game::new(spec.setup.position.with_rules(spec.rules)),
+                crate::files::now_utc(),
+                None,
+            ),
+        };
+        Match {
             game,
             setup_name: spec.setup.name.clone(),
             spec,
-            selected: None,
-            stack_mode: StackMode::Whole,
-            status: "Silver to move".into(),
             draw_offer: None,
-            lost: [Vec::new(), Vec::new()],
+            date,
+            file,
         }
     }
 
-    /// The legal moves of the selected piece.
-    pub fn selected_moves(&self) -> Vec<Move> {
-        match self.selected {
-            Some(sq) => self
-                .game
-                .legal_moves()
-                .into_iter()
-                .filter(|m| m.from() == sq)
-                .collect(),
-            None => Vec::new(),
-        }
+    /// Who plays `side`.
+    pub fn player(&self, side: Side) -> Player {
+        self.spec.players[side.index()]
     }
 
-    /// The move a click on `to` makes with the selected piece, honouring the stack mode.
-    pub fn move_to(&self, to: Square) -> Option<Move> {
-        let moves: Vec<Move> = self
-            .selected_moves()
-            .into_iter()
-            .filter(|m| m.to() == to && !matches!(m, Move::Rotate { .. }))
-            .collect();
-        let top = self.stack_mode == StackMode::Top;
-        moves
-            .iter()
-            .find(|m| matches!(m, Move::Unstack { .. }) == top)
-            .or(moves.first())
-            .copied()
+    /// Whether a person has the move in a game still going.
+    pub fn person_to_move(&self) -> bool {
+        !self.game.is_over() && self.player(self.game.side_to_move()) == Player::Person
+    }
+
+    /// The pieces each side has lost, in order, from the game's turns.
+    pub fn lost(&self) -> [Vec<Piece>; 2] {
+        let mut lost = [Vec::new(), Vec::new()];
+        for hit in self.game.turns().iter().flat_map(|t| &t.shot.hits) {
+            if hit.effect != khet_engine::HitEffect::PharaohLit {
+                lost[hit.piece.color().index()].push(hit.piece);
+            }
+        }
+        lost
     }
 }
 
+/// Whether a match is on the table (run condition).
+pub fn has_match(m: Option<Res<Match>>) -> bool {
+    m.is_some()
+}
+
 // ---- messages in --------------------------------------------------------------------------------
-
-/// A square (or the piece on it) was clicked.
-#[derive(Message, Clone, Copy, Debug)]
-pub struct SquareClicked(pub Square);
-
-/// Turn the selected piece.
-#[derive(Message, Clone, Copy, Debug)]
-pub struct RotateSelected(pub Rotation);
 
 /// Play this move for the side to move (checked by the engine).
 #[derive(Message, Clone, Copy, Debug)]
@@ -113,7 +193,7 @@ pub struct MoveRequested(pub Move);
 #[derive(Message, Clone, Debug)]
 pub struct NewGameRequested(pub NewGameSpec);
 
-/// Table actions from the panels.
+/// Table actions from the panels and keys.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TableAction {
     OfferDraw,
@@ -121,12 +201,12 @@ pub enum TableAction {
     DeclineDraw,
     ClaimDraw,
     Resign,
+    /// Take back the last move (casual games; against the computer, back to the person's move).
+    Undo,
     /// Complete the running animation at once.
     Skip,
     /// Show the last shot again.
     ReplayShot,
-    ToggleStackMode,
-    Deselect,
 }
 
 // ---- messages out -------------------------------------------------------------------------------
@@ -142,6 +222,16 @@ pub struct MoveApplied {
 #[derive(Message, Clone, Copy, Debug)]
 pub struct GameEnded(pub GameResult);
 
+/// Moves were taken back (by undo, or a replay stepping back); the board is shown at once.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct Undone {
+    pub plies: usize,
+}
+
+/// The state's own systems, for ordering the computer after them.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Flow;
+
 // ---- the turn flow ------------------------------------------------------------------------------
 
 /// What is being shown. Input is ignored unless `Idle`.
@@ -155,36 +245,6 @@ pub enum Phase {
     Firing { front: f32 },
     /// The beam stays a while, then fades.
     Lingering { elapsed: f32 },
-}
-
-/// Animation timing. `speed` scales everything; 0 makes it instant (tests, "skip").
-#[derive(Resource, Clone, Debug)]
-pub struct Settings {
-    pub speed: f32,
-    pub move_seconds: f32,
-    pub beam_squares_per_second: f32,
-    pub linger_seconds: f32,
-}
-
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
-            speed: 1.0,
-            move_seconds: 0.35,
-            beam_squares_per_second: 16.0,
-            linger_seconds: 1.2,
-        }
-    }
-}
-
-/// How far animations move this frame: scaled by the speed setting, and everything at once
-/// when the speed is 0 (tests) or the player skips.
-pub fn animation_dt(time: &Time, settings: &Settings, show: &Show) -> f32 {
-    if settings.speed <= 0.0 || show.skip {
-        f32::INFINITY
-    } else {
-        time.delta_secs() * settings.speed
-    }
 }
 
 /// The shot being shown, and the board the entities show meanwhile.
@@ -210,6 +270,20 @@ pub struct Show {
 }
 
 impl Show {
+    /// Nothing moving, the board as the game stands, the last shot kept for "replay shot".
+    pub fn at_rest(game: &Game, landings: u32) -> Show {
+        let shot = game.last_turn().map(|t| t.shot.clone());
+        let (segment_starts, length) = shot.as_ref().map(beam_timeline).unwrap_or_default();
+        Show {
+            display: Some(*game.position()),
+            shot,
+            length,
+            segment_starts,
+            landings,
+            ..Show::default()
+        }
+    }
+
     /// Whether the table takes input: nothing moving, the beam at most fading.
     pub fn is_idle(&self) -> bool {
         matches!(self.phase, Phase::Idle | Phase::Lingering { .. })
@@ -262,26 +336,20 @@ pub fn beam_timeline(shot: &Shot) -> (Vec<f32>, f32) {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<SquareClicked>()
-        .add_message::<RotateSelected>()
-        .add_message::<MoveRequested>()
+    app.add_message::<MoveRequested>()
         .add_message::<NewGameRequested>()
         .add_message::<TableAction>()
         .add_message::<MoveApplied>()
         .add_message::<GameEnded>()
-        .init_resource::<Settings>()
+        .add_message::<Undone>()
         .init_resource::<Show>()
+        .add_systems(Update, new_game.in_set(Flow).in_set(crate::GameSet::Logic))
         .add_systems(
             Update,
-            (
-                new_game,
-                clicks,
-                rotations,
-                table_actions,
-                play_moves,
-                advance_show,
-            )
+            (table_actions, play_moves, advance_show)
                 .chain()
+                .after(new_game)
+                .run_if(has_match)
                 .in_set(Flow)
                 .in_set(crate::GameSet::Logic),
         );
@@ -291,167 +359,59 @@ fn new_game(
     mut requests: MessageReader<NewGameRequested>,
     mut commands: Commands,
     mut show: ResMut<Show>,
+    mut news: MessageWriter<News>,
 ) {
     if let Some(NewGameRequested(spec)) = requests.read().last() {
-        let game = KhetGame::new(spec.clone());
-        *show = Show {
-            display: Some(*game.game.position()),
-            landings: show.landings,
-            ..Show::default()
-        };
-        commands.insert_resource(game);
-    }
-}
-
-fn human_to_move(game: &KhetGame) -> bool {
-    human_to_move_side(game, game.game.side_to_move())
-}
-
-fn human_to_move_side(game: &KhetGame, side: Side) -> bool {
-    game.spec.players[side.index()] == Player::Person
-}
-
-/// Clicks select a piece of the side to move, or move the selected one.
-fn clicks(
-    mut clicks: MessageReader<SquareClicked>,
-    mut moves: MessageWriter<MoveRequested>,
-    game: Option<ResMut<KhetGame>>,
-    show: Res<Show>,
-) {
-    let Some(mut game) = game else { return };
-    for &SquareClicked(sq) in clicks.read() {
-        if !show.is_idle() {
-            continue;
-        }
-        if game.game.is_over() {
-            game.status = "The game is over: start a new game or a rematch.".into();
-            continue;
-        }
-        if !human_to_move(&game) {
-            game.status = "It is the computer's turn.".into();
-            continue;
-        }
-        let side = game.game.side_to_move();
-        let piece = game.game.position().piece_at(sq);
-        if let Some(mv) = game.move_to(sq) {
-            moves.write(MoveRequested(mv));
-            continue;
-        }
-        match piece {
-            Some(p) if p.color() == side => {
-                if game.selected == Some(sq) {
-                    game.selected = None;
-                    game.status = format!("{side} to move");
-                } else {
-                    game.selected = Some(sq);
-                    game.stack_mode = StackMode::Whole;
-                    let n = game.selected_moves().len();
-                    game.status = match (p.kind(), n) {
-                        (_, 0) => format!("The {} on {sq} has no legal move.", p.kind()),
-                        (khet_engine::Kind::Sphinx, _) => {
-                            "The Sphinx only turns: use ↺ ↻ or Q / E.".into()
-                        }
-                        _ => format!(
-                            "{} on {sq} selected: click a highlighted square, or turn it with ↺ ↻ (Q / E).",
-                            p.kind()
-                        ),
-                    };
-                }
-            }
-            Some(p) if game.selected.is_none() => {
-                game.status = format!("That {} is {}'s; {side} is to move.", p.kind(), p.color());
-            }
-            _ => match game.selected {
-                Some(from) => {
-                    // Explain why this square is not a move, in the engine's words.
-                    let attempt = Move::Step { from, to: sq };
-                    game.status = match game.game.position().check_move(attempt) {
-                        Err(e) => format!("Not a move: {}.", e.reason),
-                        Ok(_) => "Not a move.".into(),
-                    };
-                }
-                None => game.status = format!("Select one of {side}'s pieces."),
-            },
-        }
-    }
-}
-
-fn rotations(
-    mut requests: MessageReader<RotateSelected>,
-    mut moves: MessageWriter<MoveRequested>,
-    game: Option<ResMut<KhetGame>>,
-    show: Res<Show>,
-) {
-    let Some(mut game) = game else { return };
-    for &RotateSelected(rotation) in requests.read() {
-        if !show.is_idle() || game.game.is_over() || !human_to_move(&game) {
-            continue;
-        }
-        let Some(at) = game.selected else {
-            game.status = "Select a piece to turn it.".into();
-            continue;
-        };
-        match game
-            .game
-            .position()
-            .check_move(Move::Rotate { at, rotation })
-        {
-            Ok(mv) => {
-                moves.write(MoveRequested(mv));
-            }
-            Err(e) => game.status = format!("Cannot turn it: {}.", e.reason),
-        }
+        let m = Match::new(spec.clone());
+        *show = Show::at_rest(&m.game, show.landings);
+        news.write(match m.game.result() {
+            Some(r) => News::Ended(r),
+            None => News::ToMove(m.game.side_to_move()),
+        });
+        commands.insert_resource(m);
     }
 }
 
 fn table_actions(
     mut actions: MessageReader<TableAction>,
     mut ended: MessageWriter<GameEnded>,
-    game: Option<ResMut<KhetGame>>,
+    mut undone: MessageWriter<Undone>,
+    mut news: MessageWriter<News>,
+    mut m: ResMut<Match>,
     mut show: ResMut<Show>,
 ) {
-    let Some(mut game) = game else { return };
     for &action in actions.read() {
-        let side = game.game.side_to_move();
+        let side = m.game.side_to_move();
         let mut result = None;
         match action {
             TableAction::OfferDraw => {
-                if !game.game.is_over() {
-                    game.draw_offer = Some(side);
-                    game.status = format!(
-                        "{side} offers a draw; {} may accept or decline.",
-                        side.other()
-                    );
-                    // A computer accepts only when its evaluation says it is not ahead.
-                    if let Player::Computer(_) = game.spec.players[side.other().index()] {
-                        game.draw_offer = None;
-                        if crate::ai::quick_score(game.game.position()) >= 0 {
-                            result = game.game.agree_draw().ok();
-                        } else {
-                            game.status = format!(
-                                "{} (computer) declines the draw: it is ahead.",
-                                side.other()
-                            );
-                        }
-                    }
+                if !m.game.is_over() && m.draw_offer.is_none() {
+                    // A computer's answer comes from its search (see `ai`), never from a frame.
+                    m.draw_offer = Some(side);
+                    news.write(News::DrawOffered(side));
                 }
             }
             TableAction::AcceptDraw => {
-                if game.draw_offer.take().is_some() {
-                    result = game.game.agree_draw().ok();
+                if m.draw_offer.take().is_some() {
+                    result = m.game.agree_draw().ok();
                 }
             }
             TableAction::DeclineDraw => {
-                if let Some(by) = game.draw_offer.take() {
-                    game.status = format!("{} declines {by}'s draw offer.", by.other());
+                if let Some(by) = m.draw_offer.take() {
+                    news.write(News::DrawDeclined { by: by.other() });
                 }
             }
-            TableAction::ClaimDraw => match game.game.claim_draw() {
+            TableAction::ClaimDraw => match m.game.claim_draw() {
                 Ok(r) => result = Some(r),
-                Err(e) => game.status = format!("No draw: {e}."),
+                Err(e) => {
+                    news.write(News::NoDraw(e.to_string()));
+                }
             },
-            TableAction::Resign => {
-                result = game.game.resign(side).ok();
+            TableAction::Resign => result = m.game.resign(side).ok(),
+            TableAction::Undo => {
+                if let Some(plies) = undo(&mut m, &mut show, &mut news) {
+                    undone.write(Undone { plies });
+                }
             }
             TableAction::Skip => {
                 if show.phase != Phase::Idle {
@@ -464,47 +424,71 @@ fn table_actions(
                     show.phase = Phase::Firing { front: 0.0 };
                 }
             }
-            TableAction::ToggleStackMode => {
-                game.stack_mode = match game.stack_mode {
-                    StackMode::Whole => StackMode::Top,
-                    StackMode::Top => StackMode::Whole,
-                };
-            }
-            TableAction::Deselect => game.selected = None,
         }
         if let Some(r) = result {
-            game.selected = None;
-            game.draw_offer = None;
-            game.status = r.to_string();
+            m.draw_offer = None;
+            news.write(News::Ended(r));
             ended.write(GameEnded(r));
         }
     }
 }
 
+/// Takes back the last move, or against the computer everything back to the person's last move;
+/// the board is shown as it was at once. `None` (and the news why) when nothing was taken back.
+fn undo(m: &mut Match, show: &mut Show, news: &mut MessageWriter<News>) -> Option<usize> {
+    if m.spec.mode == Mode::Tournament {
+        news.write(News::NoTakeBack(
+            "the move cannot be taken back in a tournament game",
+        ));
+        return None;
+    }
+    if !show.is_idle() {
+        news.write(News::NoTakeBack("wait for the shot to land"));
+        return None;
+    }
+    let has_person = m.spec.players.contains(&Player::Person);
+    let mut plies = 0;
+    while let Ok(turn) = m.game.undo() {
+        plies += 1;
+        // Against the computer, back to the person's own last move.
+        if !has_person || m.player(turn.color) == Player::Person {
+            break;
+        }
+    }
+    if plies == 0 {
+        news.write(News::NoTakeBack("there is no move to take back"));
+        return None;
+    }
+    m.draw_offer = None;
+    *show = Show::at_rest(&m.game, show.landings);
+    news.write(News::TakenBack {
+        plies,
+        to_move: m.game.side_to_move(),
+    });
+    Some(plies)
+}
+
 fn play_moves(
     mut requests: MessageReader<MoveRequested>,
     mut applied: MessageWriter<MoveApplied>,
-    game: Option<ResMut<KhetGame>>,
+    mut news: MessageWriter<News>,
+    mut m: ResMut<Match>,
     mut show: ResMut<Show>,
 ) {
-    let Some(mut game) = game else { return };
     for &MoveRequested(mv) in requests.read() {
         if !show.is_idle() {
             continue;
         }
-        let mut fired_on = *game.game.position();
-        match game.game.play(mv) {
+        let mut fired_on = *m.game.position();
+        match m.game.play(mv) {
             Ok(turn) => {
                 let turn = turn.clone();
                 fired_on.apply_move(turn.mv);
-                for hit in &turn.shot.hits {
-                    if hit.effect != khet_engine::HitEffect::PharaohLit {
-                        game.lost[hit.piece.color().index()].push(hit.piece);
-                    }
-                }
-                game.selected = None;
-                game.draw_offer = None;
-                game.status = format!("{} played {}", turn.color, turn.mv);
+                m.draw_offer = None;
+                news.write(News::Played {
+                    side: turn.color,
+                    mv: turn.mv,
+                });
                 let (starts, length) = beam_timeline(&turn.shot);
                 *show = Show {
                     phase: Phase::Moving { elapsed: 0.0 },
@@ -514,7 +498,7 @@ fn play_moves(
                     segment_starts: starts,
                     replay: false,
                     skip: false,
-                    pause: if human_to_move_side(&game, turn.color) {
+                    pause: if m.player(turn.color) == Player::Person {
                         0.0
                     } else {
                         0.3
@@ -523,7 +507,9 @@ fn play_moves(
                 };
                 applied.write(MoveApplied { turn, fired_on });
             }
-            Err(e) => game.status = format!("Refused: {e}"),
+            Err(e) => {
+                news.write(News::Refused(e.to_string()));
+            }
         }
     }
 }
@@ -532,11 +518,11 @@ fn play_moves(
 fn advance_show(
     time: Res<Time>,
     settings: Res<Settings>,
-    game: Option<ResMut<KhetGame>>,
+    m: Res<Match>,
     mut show: ResMut<Show>,
     mut ended: MessageWriter<GameEnded>,
+    mut news: MessageWriter<News>,
 ) {
-    let Some(mut game) = game else { return };
     let dt = animation_dt(&time, &settings, &show);
     loop {
         let next = match show.phase.clone() {
@@ -554,16 +540,23 @@ fn advance_show(
                 if f >= show.length {
                     if !show.replay {
                         // The beam has landed: the hit pieces leave, the board is the engine's.
-                        show.display = Some(*game.game.position());
+                        show.display = Some(*m.game.position());
                         show.landings += 1;
-                        if game.game.is_over() {
-                            if let Some(r) = game.game.result() {
-                                game.status = r.to_string();
+                        match m.game.result() {
+                            Some(r) => {
+                                news.write(News::Ended(r));
                                 ended.write(GameEnded(r));
                             }
-                        } else {
-                            game.status =
-                                format!("{}. {} to move.", game.status, game.game.side_to_move());
+                            None => {
+                                if let Some(t) = m.game.last_turn() {
+                                    news.write(News::Landed {
+                                        side: t.color,
+                                        mv: t.mv,
+                                        hits: t.shot.hits.len(),
+                                        to_move: m.game.side_to_move(),
+                                    });
+                                }
+                            }
                         }
                     }
                     show.replay = false;

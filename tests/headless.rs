@@ -4,14 +4,15 @@
 
 use bevy::prelude::*;
 use khet::CorePlugin;
+use khet::news::{News, StatusLine};
 use khet::pieces::{BoardPiece, Dying, Facing, Mirror, OnSquare};
+use khet::selection::{RotateSelected, Selection, SelectionAction, SquareClicked};
+use khet::settings::Settings;
 use khet::state::{
-    GameEnded, KhetGame, MoveRequested, NewGameRequested, NewGameSpec, Phase, Player,
-    RotateSelected, Settings, Show, SquareClicked, TableAction,
+    GameEnded, Match, MoveRequested, NewGameRequested, NewGameSpec, Phase, Player, Show,
+    TableAction,
 };
-use khet_engine::{
-    Color as Side, DrawReason, GameResult, Kind, Move, Rotation, Rules, Square, WinReason,
-};
+use khet_engine::{Color as Side, DrawReason, GameResult, Kind, Move, Rotation, Square, WinReason};
 
 fn sq(s: &str) -> Square {
     s.parse().unwrap()
@@ -30,8 +31,21 @@ fn app(speed: f32) -> App {
     app
 }
 
-fn game(app: &App) -> &KhetGame {
-    app.world().resource::<KhetGame>()
+fn game(app: &App) -> &Match {
+    app.world().resource::<Match>()
+}
+
+fn selected(app: &App) -> Option<Square> {
+    app.world().resource::<Selection>().square(&game(app).game)
+}
+
+/// The latest news.
+fn news(app: &App) -> News {
+    app.world()
+        .resource::<StatusLine>()
+        .0
+        .clone()
+        .expect("some news")
 }
 
 fn send<M: Message>(app: &mut App, m: M) {
@@ -73,29 +87,34 @@ fn select_and_move_with_clicks() {
     assert_entities_match(&mut app);
     assert_eq!(entity_board(&mut app).len(), 26);
     click(&mut app, "h2");
-    assert_eq!(game(&app).selected, Some(sq("h2")));
-    assert!(game(&app).selected_moves().len() > 2);
+    assert_eq!(selected(&app), Some(sq("h2")));
+    assert!(
+        app.world()
+            .resource::<Selection>()
+            .moves(&game(&app).game)
+            .len()
+            > 2
+    );
     click(&mut app, "h3");
     assert_eq!(game(&app).game.turns().len(), 1);
     assert_eq!(game(&app).game.side_to_move(), Side::Red);
-    assert_eq!(game(&app).selected, None);
+    assert_eq!(selected(&app), None);
     assert_entities_match(&mut app);
     // An illegal click says why and changes nothing.
     click(&mut app, "c7");
     click(&mut app, "c5");
-    assert!(
-        game(&app).status.contains("Not a move"),
-        "{}",
-        game(&app).status
-    );
+    assert!(matches!(news(&app), News::NotAMove(_)), "{:?}", news(&app));
     assert_eq!(game(&app).game.turns().len(), 1);
     // Clicking the other side's piece explains whose turn it is.
-    send(&mut app, TableAction::Deselect);
+    send(&mut app, SelectionAction::Deselect);
     click(&mut app, "e4");
-    assert!(
-        game(&app).status.contains("Red is to move"),
-        "{}",
-        game(&app).status
+    assert_eq!(
+        news(&app),
+        News::NotYours {
+            kind: Kind::Scarab,
+            owner: Side::Silver,
+            to_move: Side::Red
+        }
     );
 }
 
@@ -130,7 +149,7 @@ fn the_shot_removes_the_hit_entity() {
     let turn = game(&app).game.last_turn().cloned().unwrap();
     assert_eq!(turn.shot.hits.len(), 1);
     assert_eq!(turn.shot.hits[0].square, sq("f1"));
-    assert_eq!(game(&app).lost[Side::Silver.index()].len(), 1);
+    assert_eq!(game(&app).lost()[Side::Silver.index()].len(), 1);
     assert_entities_match(&mut app);
     assert_eq!(entity_board(&mut app).len(), 25);
     assert!(!entity_board(&mut app).iter().any(|(s, _)| *s == sq("f1")));
@@ -149,7 +168,7 @@ fn the_hit_piece_stays_until_the_beam_lands_and_input_waits() {
             .any(|(s, p)| *s == sq("f1") && p.kind() == Kind::Anubis)
     );
     click(&mut app, "e8");
-    assert_eq!(game(&app).selected, None);
+    assert_eq!(selected(&app), None);
     // Skip completes it at once.
     send(&mut app, TableAction::Skip);
     send(&mut app, TableAction::Skip);
@@ -179,15 +198,11 @@ fn a_pharaoh_hit_ends_the_game() {
         .drain()
         .collect();
     assert!(ended.iter().any(|e| e.0 == result.unwrap()));
-    assert!(
-        game(&app).status.contains("Silver wins"),
-        "{}",
-        game(&app).status
-    );
+    assert_eq!(news(&app), News::Ended(result.unwrap()));
     assert_entities_match(&mut app);
     // No more moves.
     click(&mut app, "h2");
-    assert_eq!(game(&app).selected, None);
+    assert_eq!(selected(&app), None);
 }
 
 #[test]
@@ -216,11 +231,7 @@ fn a_repetition_draw_is_claimed() {
     let mut app = app(0.0);
     send(&mut app, TableAction::ClaimDraw);
     assert!(game(&app).game.result().is_none());
-    assert!(
-        game(&app).status.contains("No draw"),
-        "{}",
-        game(&app).status
-    );
+    assert!(matches!(news(&app), News::NoDraw(_)), "{:?}", news(&app));
     for _ in 0..2 {
         for (a, b) in [("e1", "e2"), ("f8", "f7"), ("e2", "e1"), ("f7", "f8")] {
             click(&mut app, a);
@@ -256,11 +267,7 @@ fn resign_and_new_game() {
         .expect("the Khet 1.0 Dynasty setup loads");
     send(
         &mut app,
-        NewGameRequested(NewGameSpec {
-            setup,
-            rules: Rules::default(),
-            players: [Player::Person; 2],
-        }),
+        NewGameRequested(NewGameSpec::casual(setup, [Player::Person; 2])),
     );
     assert!(game(&app).game.result().is_none());
     assert_eq!(game(&app).setup_name, "Dynasty (Khet 1.0)");
@@ -274,15 +281,11 @@ fn obelisk_stacks_move_whole_or_top() {
     let setup = library.find("khet1/classic").cloned().unwrap();
     send(
         &mut app,
-        NewGameRequested(NewGameSpec {
-            setup,
-            rules: Rules::default(),
-            players: [Player::Person; 2],
-        }),
+        NewGameRequested(NewGameSpec::casual(setup, [Player::Person; 2])),
     );
     // d1 holds a stack: move its top to d2, leaving one behind.
     click(&mut app, "d1");
-    send(&mut app, TableAction::ToggleStackMode);
+    send(&mut app, SelectionAction::ToggleStackMode);
     click(&mut app, "d2");
     assert!(matches!(
         game(&app).game.last_turn().map(|t| t.mv),
@@ -377,14 +380,7 @@ fn start(app: &mut App, players: [Player; 2]) {
         .world()
         .resource::<khet::setups::SetupLibrary>()
         .classic();
-    send(
-        app,
-        NewGameRequested(NewGameSpec {
-            setup,
-            rules: Rules::default(),
-            players,
-        }),
-    );
+    send(app, NewGameRequested(NewGameSpec::casual(setup, players)));
 }
 
 #[test]
@@ -411,8 +407,14 @@ fn the_computer_answers_a_person_without_blocking() {
     // move it found is played, so a click for Red is refused whether or not it has finished.
     app.world_mut().write_message(SquareClicked(sq("e8")));
     app.update();
-    assert_eq!(game(&app).selected, None);
-    assert_eq!(game(&app).status, "It is the computer's turn.");
+    assert_eq!(selected(&app), None);
+    // (The computer's move may land in the same frame: look at all of the frame's news.)
+    let said: Vec<News> = app
+        .world_mut()
+        .resource_mut::<Messages<News>>()
+        .drain()
+        .collect();
+    assert!(said.contains(&News::ComputersTurn), "{said:?}");
     assert!(
         update_until(&mut app, |a| game(a).game.turns().len() == 2),
         "the computer did not move"
@@ -475,9 +477,10 @@ fn the_computer_accepts_a_draw_only_when_not_ahead() {
     );
     // At the start nobody is ahead: the computer accepts.
     send(&mut app, TableAction::OfferDraw);
+    assert!(update_until(&mut app, |a| game(a).draw_offer.is_none()));
     assert_eq!(
-        game(&app).game.result().ok_or(game(&app).status.clone()),
-        Ok(GameResult::Draw {
+        game(&app).game.result(),
+        Some(GameResult::Draw {
             reason: DrawReason::Agreement
         })
     );
@@ -492,22 +495,18 @@ fn the_computer_accepts_a_draw_only_when_not_ahead() {
     let mut p = *game(&app).game.position();
     p.put(sq("h2"), None);
     p.put(sq("c4"), None);
-    let spec = NewGameSpec {
-        setup: khet_engine::Setup::from_position("Lopsided", "", &p),
-        rules: Rules::default(),
-        players: [
+    let spec = NewGameSpec::casual(
+        khet_engine::Setup::from_position("Lopsided", "", &p),
+        [
             Player::Person,
             Player::Computer(khet_engine::Level::Beginner),
         ],
-    };
+    );
     send(&mut app, NewGameRequested(spec));
     send(&mut app, TableAction::OfferDraw);
+    assert!(update_until(&mut app, |a| game(a).draw_offer.is_none()));
     assert!(game(&app).game.result().is_none());
-    assert!(
-        game(&app).status.contains("declines"),
-        "{}",
-        game(&app).status
-    );
+    assert_eq!(news(&app), News::DrawDeclined { by: Side::Red });
 }
 
 #[test]
@@ -522,9 +521,5 @@ fn a_hint_names_a_legal_move() {
     let (at, mv) = app.world().resource::<khet::ai::Hint>().0.unwrap();
     assert_eq!(&at, game(&app).game.position());
     assert!(at.is_legal(mv));
-    assert!(
-        game(&app).status.starts_with("Hint"),
-        "{}",
-        game(&app).status
-    );
+    assert_eq!(news(&app), News::Hint(mv));
 }

@@ -4,7 +4,8 @@
 
 use crate::board::{BEAM_HEIGHT, direction_vec, square_center};
 use crate::pieces::OnSquare;
-use crate::state::{MoveApplied, Phase, Settings, Show, segment_length};
+use crate::settings::Settings;
+use crate::state::{MoveApplied, Phase, Show, segment_length};
 use crate::view::models::{Models, PieceModel};
 use bevy::prelude::*;
 use khet_engine::{HitEffect, Segment, SegmentEnd};

@@ -1,10 +1,15 @@
 //! The camera: shows the whole board by default; right-drag orbits, the wheel zooms; it snaps
 //! back (R) or flips to the other side (F). HDR with bloom makes the beam glow.
 
+use crate::settings::Settings;
+use crate::view::panels::{PanelSet, PanelSpace};
+use bevy::camera::Viewport;
 use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::post_process::bloom::Bloom;
 use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::EguiPrimaryContextPass;
 use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
 
 /// Orbit around the board centre.
@@ -22,6 +27,15 @@ impl Orbit {
         pitch: 0.95,
         distance: 12.5,
     };
+
+    /// The home view the settings choose, from Silver's side or Red's.
+    pub fn home(settings: &Settings, from_red: bool) -> Orbit {
+        Orbit {
+            yaw: if from_red { std::f32::consts::PI } else { 0.0 },
+            pitch: settings.camera_pitch_degrees.to_radians(),
+            distance: settings.camera_distance,
+        }
+    }
 
     fn transform(&self) -> Transform {
         let dir = Vec3::new(
@@ -55,14 +69,20 @@ pub(super) fn plugin(app: &mut App) {
             )
                 .chain()
                 .in_set(crate::GameSet::View),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            set_viewport.in_set(PanelSet::Viewport),
         );
 }
 
 fn spawn_camera(
     mut commands: Commands,
-    orbit: Res<Orbit>,
+    mut orbit: ResMut<Orbit>,
+    settings: Res<Settings>,
     mut egui_settings: ResMut<bevy_egui::EguiGlobalSettings>,
 ) {
+    *orbit = Orbit::home(&settings, false);
     commands.spawn((
         Name::new("Board camera"),
         Camera3d::default(),
@@ -117,23 +137,57 @@ fn camera_keys(keys: Res<ButtonInput<KeyCode>>, mut actions: MessageWriter<Camer
     }
 }
 
-fn camera_actions(mut actions: MessageReader<CameraAction>, mut orbit: ResMut<Orbit>) {
+fn camera_actions(
+    mut actions: MessageReader<CameraAction>,
+    mut orbit: ResMut<Orbit>,
+    settings: Res<Settings>,
+) {
+    let from_red = orbit.yaw.cos() < 0.0;
     for action in actions.read() {
-        match action {
-            CameraAction::Home => {
-                let flipped = orbit.yaw.cos() < 0.0;
-                *orbit = Orbit::HOME;
-                if flipped {
-                    orbit.yaw = std::f32::consts::PI;
-                }
-            }
-            CameraAction::Flip => {
-                let back_home = orbit.yaw.cos() < 0.0;
-                *orbit = Orbit::HOME;
-                if !back_home {
-                    orbit.yaw = std::f32::consts::PI;
-                }
-            }
+        *orbit = match action {
+            CameraAction::Home => Orbit::home(&settings, from_red),
+            CameraAction::Flip => Orbit::home(&settings, !from_red),
+        };
+    }
+    // A new home view in the settings is shown at once.
+    if settings.is_changed() && !settings.is_added() {
+        *orbit = Orbit::home(&settings, from_red);
+    }
+}
+
+/// The board camera gets the part of the window the panels left free.
+fn set_viewport(
+    space: Res<PanelSpace>,
+    mut camera: Query<&mut Camera, (With<Camera3d>, Without<bevy_egui::PrimaryEguiContext>)>,
+    window: Query<&Window, With<PrimaryWindow>>,
+) {
+    let (Ok(mut cam), Ok(window)) = (camera.single_mut(), window.single()) else {
+        return;
+    };
+    if !space.free.is_positive() {
+        return;
+    }
+    let scale = window.scale_factor();
+    let pos = UVec2::new(
+        (space.free.min.x * scale).max(0.0) as u32,
+        (space.free.min.y * scale).max(0.0) as u32,
+    );
+    let end = UVec2::new(
+        ((space.free.max.x * scale) as u32).min(window.physical_width()),
+        ((space.free.max.y * scale) as u32).min(window.physical_height()),
+    );
+    let size = end.saturating_sub(pos);
+    if size.x > 0 && size.y > 0 {
+        let same = cam
+            .viewport
+            .as_ref()
+            .is_some_and(|v| v.physical_position == pos && v.physical_size == size);
+        if !same {
+            cam.viewport = Some(Viewport {
+                physical_position: pos,
+                physical_size: size,
+                ..default()
+            });
         }
     }
 }

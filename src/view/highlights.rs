@@ -2,7 +2,8 @@
 //! partners told apart), and the last move.
 
 use crate::board::square_center;
-use crate::state::{KhetGame, Show, StackMode};
+use crate::selection::{Selection, StackMode};
+use crate::state::{Match, Show};
 use bevy::prelude::*;
 use khet_engine::{Move, Square};
 
@@ -64,7 +65,8 @@ fn make_assets(
 }
 
 fn refresh(
-    game: Option<Res<KhetGame>>,
+    game: Option<Res<Match>>,
+    selection: Res<Selection>,
     show: Res<Show>,
     hovered: Res<Hovered>,
     hint: Res<crate::ai::Hint>,
@@ -75,7 +77,12 @@ fn refresh(
     let (Some(game), Some(a)) = (game, assets) else {
         return;
     };
-    if !(game.is_changed() || show.is_changed() || hovered.is_changed() || hint.is_changed()) {
+    if !(game.is_changed()
+        || selection.is_changed()
+        || show.is_changed()
+        || hovered.is_changed()
+        || hint.is_changed())
+    {
         return;
     }
     for e in &old {
@@ -109,10 +116,10 @@ fn refresh(
         put(mv.from(), &a.ring, &a.swap, 0.08);
         put(mv.to(), &a.flat, &a.last, 0.014);
     }
-    if let Some(sel) = game.selected {
+    if let Some(sel) = selection.square(&game.game) {
         put(sel, &a.ring, &a.selected, 0.08);
-        let top = game.stack_mode == StackMode::Top;
-        for mv in game.selected_moves() {
+        let top = selection.stack_mode == StackMode::Top;
+        for mv in selection.moves(&game.game) {
             match mv {
                 Move::Step { to, .. } if !top => put(to, &a.dot, &a.step, 0.02),
                 Move::Unstack { to, .. } if top => put(to, &a.dot, &a.step, 0.02),

@@ -3,7 +3,10 @@
 //! "move stack" / "move top". Clicks over egui never reach the board (`bevy_egui`'s picking).
 
 use crate::pieces::{BoardPiece, OnSquare};
-use crate::state::{RotateSelected, Show, SquareClicked, TableAction};
+use crate::replay::Step;
+use crate::screen::Screen;
+use crate::selection::{RotateSelected, SelectionAction, SquareClicked};
+use crate::state::{Show, TableAction};
 use crate::view::highlights::Hovered;
 use crate::view::scene::Tile;
 use bevy::picking::events::{Click, Out, Over, Pointer};
@@ -18,6 +21,8 @@ pub(super) fn plugin(app: &mut App) {
         (
             observe_new_targets,
             keys.run_if(not(egui_wants_any_keyboard_input)),
+            replay_keys
+                .run_if(in_state(Screen::Replay).and_then(not(egui_wants_any_keyboard_input))),
         )
             .in_set(crate::GameSet::Input),
     );
@@ -114,7 +119,19 @@ fn keys(
     keys: Res<ButtonInput<KeyCode>>,
     mut rotate: MessageWriter<RotateSelected>,
     mut actions: MessageWriter<TableAction>,
+    mut selection: MessageWriter<SelectionAction>,
+    mut save: MessageWriter<crate::view::panels::dialogs::OpenSaveDialog>,
 ) {
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    if ctrl && keys.just_pressed(KeyCode::KeyZ) {
+        actions.write(TableAction::Undo);
+    }
+    if ctrl && keys.just_pressed(KeyCode::KeyS) {
+        save.write(crate::view::panels::dialogs::OpenSaveDialog);
+    }
+    if ctrl {
+        return;
+    }
     if keys.just_pressed(KeyCode::KeyQ) {
         rotate.write(RotateSelected(Rotation::Anticlockwise));
     }
@@ -122,12 +139,32 @@ fn keys(
         rotate.write(RotateSelected(Rotation::Clockwise));
     }
     if keys.just_pressed(KeyCode::Escape) {
-        actions.write(TableAction::Deselect);
+        selection.write(SelectionAction::Deselect);
     }
     if keys.just_pressed(KeyCode::Space) {
         actions.write(TableAction::Skip);
     }
     if keys.just_pressed(KeyCode::KeyT) {
-        actions.write(TableAction::ToggleStackMode);
+        selection.write(SelectionAction::ToggleStackMode);
+    }
+}
+
+/// Arrow keys, Home and End step through a replay; P plays or pauses it.
+fn replay_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    tape: Option<Res<crate::replay::Tape>>,
+    mut steps: MessageWriter<Step>,
+) {
+    let end = tape.map_or(0, |t| t.game.turns().len());
+    for (key, step) in [
+        (KeyCode::ArrowRight, Step::Forward),
+        (KeyCode::ArrowLeft, Step::Back),
+        (KeyCode::Home, Step::To(0)),
+        (KeyCode::End, Step::To(end)),
+        (KeyCode::KeyP, Step::PlayPause),
+    ] {
+        if keys.just_pressed(key) {
+            steps.write(step);
+        }
     }
 }

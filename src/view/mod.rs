@@ -8,8 +8,8 @@ pub mod camera;
 pub mod highlights;
 pub mod input;
 pub mod models;
+pub mod panels;
 pub mod scene;
-pub mod ui;
 
 pub struct ViewPlugin;
 
@@ -25,6 +25,6 @@ impl Plugin for ViewPlugin {
         beam::plugin(app);
         highlights::plugin(app);
         input::plugin(app);
-        ui::plugin(app);
+        panels::plugin(app);
     }
 }

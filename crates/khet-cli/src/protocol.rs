@@ -22,9 +22,7 @@
 
 use khet_engine::search::DEFAULT_CONTEMPT;
 use khet_engine::text::quote;
-use khet_engine::{
-    Clock, Color, Game, Level, Limits, Position, Rules, Searcher, Setup, parse_position_with,
-};
+use khet_engine::{Clock, Color, Game, Level, Limits, Rules, Searcher, Setup};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -193,7 +191,7 @@ impl<W: Write + Send + 'static> Session<W> {
             }
             "position" => {
                 self.finish();
-                self.game = match read_position(args, self.options.rules) {
+                self.game = match Game::from_protocol(args, self.options.rules) {
                     Ok(game) => Some(game),
                     Err(e) => {
                         self.say.error(&format!(
@@ -259,7 +257,7 @@ impl<W: Write + Send + 'static> Session<W> {
                     let start = game.start().with_rules(self.options.rules);
                     let moves: Vec<String> =
                         game.turns().iter().map(|t| t.mv.to_string()).collect();
-                    self.game = Some(replay(start, &moves).map_err(|e| {
+                    self.game = Some(Game::from_moves(start, &moves).map_err(|e| {
                         self.game = None;
                         format!("Rules: the position set before is illegal under them: {e}")
                     })?);
@@ -372,53 +370,6 @@ impl<W: Write + Send + 'static> Session<W> {
             }
         }
     }
-}
-
-/// The game after `moves` from `start`, or what is wrong with them.
-fn replay(start: Position, moves: &[impl AsRef<str>]) -> Result<Game, String> {
-    let mut game = Game::new(start);
-    for (i, m) in moves.iter().enumerate() {
-        let m = m.as_ref();
-        if game.is_over() {
-            return Err(format!(
-                "move {} ({}) follows the end of the game",
-                i + 1,
-                quote(m)
-            ));
-        }
-        game.play_text(m)
-            .map_err(|e| format!("move {} ({}): {e}", i + 1, quote(m)))?;
-    }
-    Ok(game)
-}
-
-/// Reads `position …` into a game, or says what is wrong.
-fn read_position(words: &[&str], rules: Rules) -> Result<Game, String> {
-    let Some(&first) = words.first() else {
-        return Err("position needs standard, imhotep, dynasty or a position string".into());
-    };
-    let name = if first == "startpos" {
-        "classic"
-    } else {
-        first
-    };
-    let (start, rest) = match Setup::builtin(name) {
-        Ok(setup) => (setup.position.with_rules(rules), &words[1..]),
-        Err(unknown) if !first.contains('/') => return Err(unknown.to_string()),
-        Err(_) => {
-            let side = words
-                .get(1)
-                .ok_or("a position string needs its side to move (0 or 1)")?;
-            let p = parse_position_with(&format!("{first} {side}"), rules)
-                .map_err(|e| e.to_string())?;
-            (p, &words[2..])
-        }
-    };
-    let moves = match rest.first() {
-        Some(&"moves") => &rest[1..],
-        _ => rest,
-    };
-    replay(start, moves)
 }
 
 /// What `go` asked for.

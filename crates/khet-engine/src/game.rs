@@ -3,9 +3,12 @@
 use crate::laser::{Shot, fire};
 use crate::movegen::IllegalMove;
 use crate::moves::Move;
+use crate::notation::parse_position_with;
 use crate::piece::Color;
 use crate::position::Position;
-use crate::rules::NoMoves;
+use crate::rules::{NoMoves, Rules};
+use crate::setup::Setup;
+use crate::text::quote;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -18,6 +21,8 @@ pub enum WinReason {
     Resignation,
     /// The loser had no legal move (rule option `no-moves-loss`).
     NoLegalMoves,
+    /// The loser's clock ran out (the rule books have no clock; a game with one ends so).
+    Time,
 }
 
 /// Why a game was drawn.
@@ -63,6 +68,7 @@ impl fmt::Display for GameResult {
                     WinReason::NoLegalMoves => {
                         write!(f, "{winner} wins: {loser} had no legal move")
                     }
+                    WinReason::Time => write!(f, "{winner} wins: {loser}'s time ran out"),
                 }
             }
             GameResult::Draw { reason } => match reason {
@@ -140,6 +146,75 @@ impl Game {
         };
         game.check_no_moves();
         game
+    }
+
+    /// The game after `moves` (move text) from `start`, or which move is wrong and why.
+    pub fn from_moves(start: Position, moves: &[impl AsRef<str>]) -> Result<Game, String> {
+        let mut game = Game::new(start);
+        for (i, m) in moves.iter().enumerate() {
+            let m = m.as_ref();
+            if game.is_over() {
+                return Err(format!(
+                    "move {} ({}) follows the end of the game",
+                    i + 1,
+                    quote(m)
+                ));
+            }
+            game.play_text(m)
+                .map_err(|e| format!("move {} ({}): {e}", i + 1, quote(m)))?;
+        }
+        Ok(game)
+    }
+
+    /// Reads the words of the protocol's `position` command: a setup name (`startpos` is
+    /// Classic) or a position string with its side to move, then optionally `moves …`.
+    ///
+    /// ```
+    /// use khet_engine::{Game, Rules};
+    /// let game = Game::from_protocol(&["classic", "moves", "j1-"], Rules::default())?;
+    /// let line = game.to_protocol_line();
+    /// let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+    /// assert_eq!(Game::from_protocol(&words, Rules::default())?.position(), game.position());
+    /// # Ok::<(), String>(())
+    /// ```
+    pub fn from_protocol(words: &[&str], rules: Rules) -> Result<Game, String> {
+        let Some(&first) = words.first() else {
+            return Err("position needs standard, imhotep, dynasty or a position string".into());
+        };
+        let name = if first == "startpos" {
+            "classic"
+        } else {
+            first
+        };
+        let (start, rest) = match Setup::builtin(name) {
+            Ok(setup) => (setup.position.with_rules(rules), &words[1..]),
+            Err(unknown) if !first.contains('/') => return Err(unknown.to_string()),
+            Err(_) => {
+                let side = words
+                    .get(1)
+                    .ok_or("a position string needs its side to move (0 or 1)")?;
+                let p = parse_position_with(&format!("{first} {side}"), rules)
+                    .map_err(|e| e.to_string())?;
+                (p, &words[2..])
+            }
+        };
+        let moves = match rest.first() {
+            Some(&"moves") => &rest[1..],
+            _ => rest,
+        };
+        Game::from_moves(start, moves)
+    }
+
+    /// The protocol's line that sets up this game: `position <start> moves …`.
+    pub fn to_protocol_line(&self) -> String {
+        let mut line = format!("position {}", self.start());
+        if !self.turns.is_empty() {
+            line += " moves";
+            for t in &self.turns {
+                line += &format!(" {}", t.mv);
+            }
+        }
+        line
     }
 
     /// Where the game began.
@@ -308,6 +383,18 @@ impl Game {
         Ok(*self.result.insert(GameResult::Win {
             winner: color.other(),
             reason: WinReason::Resignation,
+        }))
+    }
+
+    /// `color`'s clock ran out: it loses. The clock itself is the caller's (the engine has no
+    /// time); a game over already is refused.
+    pub fn lose_on_time(&mut self, color: Color) -> Result<GameResult, GameError> {
+        if let Some(r) = self.result {
+            return Err(GameError::Over(r));
+        }
+        Ok(*self.result.insert(GameResult::Win {
+            winner: color.other(),
+            reason: WinReason::Time,
         }))
     }
 

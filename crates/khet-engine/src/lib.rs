@@ -82,7 +82,7 @@ pub use notation::{PositionError, PositionErrorKind, parse_position, parse_posit
 pub use perft::{divide, perft};
 pub use piece::{Color, Diagonal, Kind, Piece, Rotation};
 pub use position::{Position, Problem, reserved_for, sphinx_square};
-pub use record::{Record, RecordError};
+pub use record::{Record, RecordClock, RecordError};
 pub use rules::{Edition, NoMoves, Rules, SwapLanding};
 pub use search::{Limits, Report, Score, SearchResult, Searcher};
 pub use setup::{

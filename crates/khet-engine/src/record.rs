@@ -50,6 +50,31 @@ pub struct Record {
     /// How the game ended, if it has (resignations and agreements are not in the moves).
     #[serde(default)]
     pub result: Option<GameResult>,
+    /// When the game began, in UTC (`2026-11-22T14:30:00Z`); empty if unknown.
+    #[serde(default)]
+    pub date: String,
+    /// Who played Silver and Red, for people (the game writes `Person` or `Computer Master`);
+    /// empty if unknown.
+    #[serde(default)]
+    pub players: [String; 2],
+    /// Played under tournament rules: no take-backs and no hints.
+    #[serde(default)]
+    pub tournament: bool,
+    /// The clocks of a game played with them.
+    #[serde(default)]
+    pub clock: Option<RecordClock>,
+}
+
+/// A game's clocks: the time control and what each side had left when the record was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordClock {
+    /// Each side's time at the start, in milliseconds.
+    pub initial_ms: u64,
+    /// Added to a side's clock after each of its moves, in milliseconds.
+    pub increment_ms: u64,
+    /// Silver's and Red's time left, in milliseconds.
+    pub remaining_ms: [u64; 2],
 }
 
 /// Why a record could not be read or replayed.
@@ -80,6 +105,10 @@ impl Record {
             rules: game.start().rules(),
             moves: game.turns().iter().map(|t| t.mv.to_string()).collect(),
             result: game.result(),
+            date: String::new(),
+            players: [String::new(), String::new()],
+            tournament: false,
+            clock: None,
         }
     }
 
@@ -88,6 +117,24 @@ impl Record {
         let mut out = String::from("Record(\n");
         out += &format!("    setup: {:?},\n", self.setup);
         out += &format!("    start: {:?},\n", self.start);
+        if !self.date.is_empty() {
+            out += &format!("    date: {:?},\n", self.date);
+        }
+        if self.players.iter().any(|p| !p.is_empty()) {
+            out += &format!(
+                "    players: ({:?}, {:?}),\n",
+                self.players[0], self.players[1]
+            );
+        }
+        if self.tournament {
+            out += "    tournament: true,\n";
+        }
+        if let Some(c) = &self.clock {
+            out += &format!(
+                "    clock: Some((initial_ms: {}, increment_ms: {}, remaining_ms: ({}, {}))),\n",
+                c.initial_ms, c.increment_ms, c.remaining_ms[0], c.remaining_ms[1]
+            );
+        }
         out += &format!(
             "    rules: {},\n",
             ron::to_string(&self.rules).unwrap_or_else(|_| "()".into())

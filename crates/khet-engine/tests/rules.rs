@@ -891,6 +891,49 @@ fn records_replay_and_report_bad_moves() {
 }
 
 #[test]
+fn records_keep_players_date_mode_and_clocks_and_a_loss_on_time() {
+    let mut g = Game::new(setup("classic").position);
+    g.play_text("j1-").unwrap();
+    assert_eq!(
+        g.lose_on_time(Color::Red),
+        Ok(GameResult::Win {
+            winner: Color::Silver,
+            reason: WinReason::Time
+        })
+    );
+    assert!(matches!(
+        g.lose_on_time(Color::Silver),
+        Err(GameError::Over(_))
+    ));
+    assert_eq!(
+        g.result().unwrap().to_string(),
+        "Silver wins: Red's time ran out"
+    );
+    let mut rec = Record::from_game(&g, "Classic");
+    rec.date = "2026-11-22T14:30:00Z".into();
+    rec.players = ["Person".into(), "Computer \"Master\" é".into()];
+    rec.tournament = true;
+    rec.clock = Some(RecordClock {
+        initial_ms: 300_000,
+        increment_ms: 3_000,
+        remaining_ms: [297_500, 0],
+    });
+    let text = rec.to_ron();
+    let back = Record::from_ron(&text, "t.ron").unwrap();
+    assert_eq!(back, rec, "{text}");
+    let replayed = back.replay(&text, "t.ron").unwrap();
+    assert_eq!(replayed.result(), g.result());
+    // Without them, none is written, and older records still read.
+    let plain = Record::from_game(&g, "Classic").to_ron();
+    assert!(
+        !plain.contains("clock") && !plain.contains("players"),
+        "{plain}"
+    );
+    let e = Record::from_ron(&text.replace("increment_ms", "incrment_ms"), "t.ron").unwrap_err();
+    assert!(e.to_string().contains("incrment_ms"), "{e}");
+}
+
+#[test]
 fn move_text_errors_are_clear() {
     let p = setup("classic").position;
     let e = p.parse_move("h2").unwrap_err().to_string();

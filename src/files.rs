@@ -1,0 +1,99 @@
+//! The player's files: where they live, reading them with a size bound, and writing them
+//! atomically (a temporary file beside the target, flushed to disk, then renamed over it), so a
+//! game killed in the middle of a write leaves the previous file whole.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// The game's folders for `kind` ("data" or "config"): `$KHET_DATA` / `$KHET_CONFIG` when set,
+/// else the platform's (`~/.local/share/khet`, `~/.config/khet` on Linux).
+pub fn folder(kind: &str) -> Option<PathBuf> {
+    let var = if kind == "data" {
+        "KHET_DATA"
+    } else {
+        "KHET_CONFIG"
+    };
+    if let Some(dir) = std::env::var_os(var) {
+        return Some(PathBuf::from(dir));
+    }
+    let dirs = directories::ProjectDirs::from("", "", "khet")?;
+    Some(if kind == "data" {
+        dirs.data_dir().to_path_buf()
+    } else {
+        dirs.config_dir().to_path_buf()
+    })
+}
+
+/// Reads at most `max + 1` bytes (so that the caller can refuse a file that is too big).
+pub fn read_bounded(path: &Path, max: usize) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(max as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// The temporary file a write of `path` goes through.
+pub fn temporary(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.tmp"))
+}
+
+/// Writes `bytes` to `path` atomically, creating its folder. On any error the old file, if
+/// there was one, is untouched and the temporary file is removed.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = temporary(path);
+    let written = std::fs::File::create(&tmp).and_then(|mut f| {
+        f.write_all(bytes)?;
+        f.sync_all()
+    });
+    let result = written.and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// The time now in UTC as `2026-11-22T14:30:05Z` (no time-zone database needed).
+pub fn now_utc() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    utc(secs)
+}
+
+/// Seconds since 1970 as an ISO 8601 UTC time (Howard Hinnant's days-to-civil algorithm).
+pub fn utc(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn utc_dates() {
+        assert_eq!(super::utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(super::utc(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(super::utc(1_795_357_805), "2026-11-22T14:30:05Z");
+    }
+}

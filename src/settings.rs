@@ -1,0 +1,220 @@
+//! The player's settings: loaded at start from `settings.ron` in the config folder, saved (half
+//! a second after the last change, atomically) whenever they change. A damaged file gives the
+//! defaults and a notice, and is kept beside as `settings.ron.damaged`; the game never deletes it.
+//! Without a [`SettingsFile`] (the headless tests) nothing is read or written.
+
+use crate::news::News;
+use crate::state::{Mode, Player, Show, TimeControl};
+use bevy::prelude::*;
+use khet_engine::{Level, SwapLanding};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// The largest settings file read.
+const MAX_SETTINGS_BYTES: usize = 64 * 1024;
+
+/// Beam and side colours.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Palette {
+    /// Both lasers red, as on the real board.
+    #[default]
+    Classic,
+    /// Silver's laser ice blue, Red's red.
+    PerSide,
+    /// Blue and orange (Okabe–Ito), told apart with any colour vision.
+    ColourBlind,
+}
+
+impl Palette {
+    /// The beam's colour for each side, in linear light well above 1 (bloom makes it glow).
+    pub fn beam(self, side: khet_engine::Color) -> LinearRgba {
+        let red = LinearRgba::rgb(30.0, 2.0, 1.0);
+        match (self, side) {
+            (Palette::Classic, _) | (Palette::PerSide, khet_engine::Color::Red) => red,
+            (Palette::PerSide, khet_engine::Color::Silver) => LinearRgba::rgb(4.0, 14.0, 30.0),
+            (Palette::ColourBlind, khet_engine::Color::Silver) => LinearRgba::rgb(0.5, 8.0, 30.0),
+            (Palette::ColourBlind, khet_engine::Color::Red) => LinearRgba::rgb(30.0, 12.0, 0.5),
+        }
+    }
+}
+
+/// Everything the player chooses once and keeps. Fields missing from the file take their
+/// defaults; misspelt ones are refused with their line.
+#[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// Animation speed: 1 normal, 0 instant.
+    pub speed: f32,
+    pub palette: Palette,
+    /// The new-game form's defaults.
+    pub mode: Mode,
+    pub players: [Player; 2],
+    pub clock: Option<TimeControl>,
+    pub swap_landing: SwapLanding,
+    /// The camera's home view: how steeply it looks down (degrees) and how far it stands.
+    pub camera_pitch_degrees: f32,
+    pub camera_distance: f32,
+    /// Offer to resume an unfinished game at start.
+    pub offer_resume: bool,
+    #[serde(skip)]
+    pub move_seconds: f32,
+    #[serde(skip)]
+    pub beam_squares_per_second: f32,
+    #[serde(skip)]
+    pub linger_seconds: f32,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            speed: 1.0,
+            palette: Palette::Classic,
+            mode: Mode::Casual,
+            players: [Player::Person, Player::Computer(Level::Casual)],
+            clock: None,
+            swap_landing: SwapLanding::Strict,
+            camera_pitch_degrees: 54.4,
+            camera_distance: 12.5,
+            offer_resume: true,
+            move_seconds: 0.35,
+            beam_squares_per_second: 16.0,
+            linger_seconds: 1.2,
+        }
+    }
+}
+
+impl Settings {
+    /// Reads settings from a file's bytes; the error is `file:line: reason`.
+    pub fn from_bytes(bytes: &[u8], file: &str) -> Result<Settings, String> {
+        if bytes.len() > MAX_SETTINGS_BYTES {
+            return Err(format!("{file}:0: too big for a settings file"));
+        }
+        let text =
+            std::str::from_utf8(bytes).map_err(|e| format!("{file}:0: not UTF-8 text ({e})"))?;
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let mut s: Settings = ron::from_str(text).map_err(|e| {
+            format!(
+                "{file}:{}: {}",
+                e.span.start.line.max(1),
+                khet_engine::text::quote(&e.code.to_string())
+            )
+        })?;
+        s.speed = if s.speed.is_finite() {
+            s.speed.clamp(0.0, 3.0)
+        } else {
+            1.0
+        };
+        s.camera_pitch_degrees = s.camera_pitch_degrees.clamp(10.0, 89.0);
+        s.camera_distance = s.camera_distance.clamp(6.0, 30.0);
+        Ok(s)
+    }
+
+    pub fn to_ron(&self) -> String {
+        let config = ron::ser::PrettyConfig::new().struct_names(true);
+        ron::ser::to_string_pretty(self, config).unwrap_or_default()
+    }
+}
+
+/// How far animations move this frame: scaled by the speed setting, and everything at once
+/// when the speed is 0 (tests) or the player skips.
+pub fn animation_dt(time: &Time, settings: &Settings, show: &Show) -> f32 {
+    if settings.speed <= 0.0 || show.skip {
+        f32::INFINITY
+    } else {
+        time.delta_secs() * settings.speed
+    }
+}
+
+/// Where the settings live; present in the game, absent in headless tests.
+#[derive(Resource, Clone, Debug)]
+pub struct SettingsFile {
+    pub path: PathBuf,
+    /// Seconds since start when the settings last changed and are not saved yet.
+    dirty_since: Option<f32>,
+}
+
+impl SettingsFile {
+    pub fn new(path: PathBuf) -> SettingsFile {
+        SettingsFile {
+            path,
+            dirty_since: None,
+        }
+    }
+
+    /// `settings.ron` in the config folder.
+    pub fn standard() -> Option<SettingsFile> {
+        crate::files::folder("config").map(|d| SettingsFile::new(d.join("settings.ron")))
+    }
+}
+
+/// Reads the settings file: the settings, and a notice if the file was damaged (then kept as
+/// `….damaged`). A missing file is no news.
+pub fn load(path: &std::path::Path) -> (Settings, Option<String>) {
+    let name = path.display().to_string();
+    let bytes = match crate::files::read_bounded(path, MAX_SETTINGS_BYTES) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Settings::default(), None),
+        Err(e) => {
+            return (
+                Settings::default(),
+                Some(format!(
+                    "{name}: cannot read ({e}); using the default settings."
+                )),
+            );
+        }
+    };
+    match Settings::from_bytes(&bytes, &name) {
+        Ok(s) => (s, None),
+        Err(reason) => {
+            let kept = path.with_file_name("settings.ron.damaged");
+            let note = match std::fs::write(&kept, &bytes) {
+                Ok(()) => format!("kept as {}", kept.display()),
+                Err(e) => format!("could not keep a copy: {e}"),
+            };
+            (
+                Settings::default(),
+                Some(format!(
+                    "{reason}. Using the default settings; the damaged file is {note}."
+                )),
+            )
+        }
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Settings>()
+        .add_systems(PreStartup, load_at_start)
+        .add_systems(Update, save_on_change);
+}
+
+fn load_at_start(file: Option<Res<SettingsFile>>, mut commands: Commands) {
+    let Some(file) = file else { return };
+    let (settings, notice) = load(&file.path);
+    commands.insert_resource(settings);
+    if let Some(n) = notice {
+        warn!("{n}");
+        commands.write_message(News::Damaged(n));
+    }
+}
+
+fn save_on_change(
+    settings: Res<Settings>,
+    file: Option<ResMut<SettingsFile>>,
+    time: Res<Time<Real>>,
+    mut news: MessageWriter<News>,
+) {
+    let Some(mut file) = file else { return };
+    let now = time.elapsed_secs();
+    if settings.is_changed() && !settings.is_added() {
+        file.dirty_since = Some(now);
+    }
+    if file.dirty_since.is_some_and(|t| now - t >= 0.5) {
+        file.dirty_since = None;
+        if let Err(e) = crate::files::write_atomic(&file.path, settings.to_ron().as_bytes()) {
+            news.write(News::SaveFailed(format!(
+                "settings, {}: {e}",
+                file.path.display()
+            )));
+        }
+    }
+}

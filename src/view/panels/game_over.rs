@@ -1,0 +1,65 @@
+//! The end of a game, once the last shot has landed: the result, and what next.
+
+use crate::clock::Clocks;
+use crate::replay::Watch;
+use crate::state::{Match, NewGameRequested, Show};
+use crate::view::panels::game_panel::SideTab;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+pub fn game_over(
+    mut contexts: EguiContexts,
+    m: Res<Match>,
+    show: Res<Show>,
+    clocks: Option<Res<Clocks>>,
+    screen: Res<State<crate::screen::Screen>>,
+    mut tab: ResMut<SideTab>,
+    mut new_game: MessageWriter<NewGameRequested>,
+    mut watch: MessageWriter<Watch>,
+    mut closed: Local<Option<(String, usize)>>,
+) -> Result {
+    let Some(result) = m.game.result() else {
+        return Ok(());
+    };
+    let this = (m.date.clone(), m.game.turns().len());
+    if !show.is_idle()
+        || *screen.get() != crate::screen::Screen::Playing
+        || closed.as_ref() == Some(&this)
+    {
+        return Ok(());
+    }
+    egui::Window::new("Game over")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(contexts.ctx_mut()?, |ui| {
+            ui.heading(result.to_string());
+            ui.label(format!(
+                "after {} moves, {}",
+                m.game.turns().len(),
+                m.setup_name
+            ));
+            ui.horizontal(|ui| {
+                if ui.button("Rematch").clicked() {
+                    let mut spec = m.spec.clone();
+                    spec.resume = None;
+                    new_game.write(NewGameRequested(spec));
+                }
+                if ui.button("New game…").clicked() {
+                    *tab = SideTab::NewGame;
+                    *closed = Some(this.clone());
+                }
+                if ui.button("Replay and analyse").clicked() {
+                    watch.write(Watch {
+                        game: m.game.clone(),
+                        name: m.setup_name.clone(),
+                        back_to: Some(crate::saves::spec_now(&m, clocks.as_deref())),
+                    });
+                }
+                if ui.button("Close").clicked() {
+                    *closed = Some(this.clone());
+                }
+            });
+        });
+    Ok(())
+}

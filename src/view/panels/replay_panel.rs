@@ -1,0 +1,117 @@
+//! The replay screen's panel: step, jump and play controls, the moves (click to jump), the
+//! engine's analysis (evaluation bar, best line) and "continue from here".
+
+use super::{PanelSet, PanelSpace, moves::move_list, side_panel};
+use crate::replay::{Analysis, AutoPlay, Step, Tape};
+use crate::screen::{GoTo, Screen};
+use crate::settings::Settings;
+use crate::state::{Match, NewGameRequested, NewGameSpec, Resume, has_match};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        panel
+            .run_if(in_state(Screen::Replay).and_then(has_match))
+            .in_set(PanelSet::Side),
+    );
+}
+
+fn panel(
+    mut contexts: EguiContexts,
+    mut space: ResMut<PanelSpace>,
+    tape: Option<Res<Tape>>,
+    m: Res<Match>,
+    mut auto: ResMut<AutoPlay>,
+    mut analysis: ResMut<Analysis>,
+    mut settings: ResMut<Settings>,
+    mut steps: MessageWriter<Step>,
+    mut go: MessageWriter<GoTo>,
+    mut new_game: MessageWriter<NewGameRequested>,
+) -> Result {
+    let Some(tape) = tape else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?.clone();
+    let (at, end) = (m.game.turns().len(), tape.game.turns().len());
+    side_panel(&ctx, &mut space, |ui| {
+        ui.horizontal(|ui| {
+            ui.heading("Replay");
+            if ui.button("Back").clicked() {
+                match &tape.back_to {
+                    Some(spec) => {
+                        new_game.write(NewGameRequested(spec.clone()));
+                        go.write(GoTo(Screen::Playing));
+                    }
+                    None => {
+                        go.write(GoTo(Screen::Open));
+                    }
+                }
+            }
+        });
+        ui.label(format!("{} · move {at} of {end}", tape.name));
+        if let Some(r) = tape.game.result() {
+            ui.small(r.to_string());
+        }
+        ui.horizontal(|ui| {
+            let b = |ui: &mut egui::Ui, on: bool, text: &str, hover: &str| {
+                ui.add_enabled(on, egui::Button::new(text))
+                    .on_hover_text(hover)
+                    .clicked()
+            };
+            if b(ui, at > 0, "⏮", "Start (Home)") {
+                steps.write(Step::To(0));
+            }
+            if b(ui, at > 0, "◀", "Back a move (←)") {
+                steps.write(Step::Back);
+            }
+            if b(
+                ui,
+                at < end,
+                if auto.playing { "⏸" } else { "▶▶" },
+                "Play / pause (P)",
+            ) {
+                steps.write(Step::PlayPause);
+            }
+            if b(ui, at < end, "▶", "Forward a move (→)") {
+                steps.write(Step::Forward);
+            }
+            if b(ui, at < end, "⏭", "End (End)") {
+                steps.write(Step::To(end));
+            }
+        });
+        ui.add(egui::Slider::new(&mut auto.interval, 0.0..=3.0).text("s between moves"));
+        if let Some(n) = move_list(ui, tape.game.turns(), Some(at), 180.0) {
+            steps.write(Step::To(n));
+        }
+        ui.separator();
+        ui.checkbox(
+            &mut analysis.enabled,
+            "Analyse (the engine's view of each position)",
+        );
+        if analysis.enabled {
+            super::overlays::evaluation(ui, &analysis, &m);
+        }
+        ui.separator();
+        ui.label("Continue from here, casual:");
+        super::new_game::players(ui, &mut settings.players);
+        if ui.button("Continue from here").clicked() {
+            let setup = khet_engine::Setup {
+                name: format!("{} (from move {at})", tape.name),
+                edition: m.game.start().edition(),
+                description: String::new(),
+                position: *m.game.start(),
+            };
+            let mut spec = NewGameSpec::casual(setup, settings.players);
+            spec.rules = m.game.start().rules();
+            spec.resume = Some(Resume {
+                game: m.game.clone(),
+                remaining: None,
+                file: None,
+                date: crate::files::now_utc(),
+            });
+            new_game.write(NewGameRequested(spec));
+            go.write(GoTo(Screen::Playing));
+        }
+    });
+    Ok(())
+}

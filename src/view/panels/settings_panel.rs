@@ -1,0 +1,109 @@
+//! The settings screen: animation, colours, the camera's home view, the new-game defaults and
+//! whether to offer an unfinished game at start. Every change is saved.
+
+use super::{PanelSet, PanelSpace, nav, side_panel};
+use crate::screen::{GoTo, Screen};
+use crate::settings::{Palette, Settings};
+use crate::state::{Mode, TimeControl};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use khet_engine::SwapLanding;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        panel
+            .run_if(in_state(Screen::Settings))
+            .in_set(PanelSet::Side),
+    );
+}
+
+fn panel(
+    mut contexts: EguiContexts,
+    mut space: ResMut<PanelSpace>,
+    mut settings: ResMut<Settings>,
+    mut go: MessageWriter<GoTo>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?.clone();
+    side_panel(&ctx, &mut space, |ui| {
+        nav(ui, Screen::Settings, &mut go);
+        let mut s = settings.clone();
+        ui.add(egui::Slider::new(&mut s.speed, 0.25..=3.0).text("animation speed"));
+        ui.label("Laser colours");
+        ui.radio_value(&mut s.palette, Palette::Classic, "Classic: both lasers red");
+        ui.radio_value(
+            &mut s.palette,
+            Palette::PerSide,
+            "By side: Silver blue, Red red",
+        );
+        ui.radio_value(
+            &mut s.palette,
+            Palette::ColourBlind,
+            "Colour-blind safe: blue and orange",
+        );
+        ui.label("Camera home view (R)");
+        ui.add(egui::Slider::new(&mut s.camera_pitch_degrees, 20.0..=89.0).text("pitch °"));
+        ui.add(egui::Slider::new(&mut s.camera_distance, 8.0..=25.0).text("distance"));
+        ui.separator();
+        ui.label("New games");
+        super::new_game::players(ui, &mut s.players);
+        rules(ui, &mut s);
+        ui.separator();
+        ui.checkbox(
+            &mut s.offer_resume,
+            "At start, offer to resume an unfinished game",
+        );
+        if ui.button("Restore the defaults").clicked() {
+            s = Settings::default();
+        }
+        settings.set_if_neq(s);
+    });
+    Ok(())
+}
+
+/// Mode, clock and swap rule, shared with the new-game form.
+pub fn rules(ui: &mut egui::Ui, s: &mut Settings) {
+    ui.horizontal(|ui| {
+        ui.label("Mode");
+        ui.radio_value(&mut s.mode, Mode::Casual, "Casual")
+            .on_hover_text("Take-backs and hints");
+        ui.radio_value(&mut s.mode, Mode::Tournament, "Tournament")
+            .on_hover_text("The move cannot be taken back; no hints");
+    });
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Clock");
+        ui.selectable_value(&mut s.clock, None, "none");
+        for tc in TimeControl::PRESETS {
+            ui.selectable_value(
+                &mut s.clock,
+                Some(tc),
+                format!("{}+{}", tc.minutes, tc.increment_seconds),
+            );
+        }
+    });
+    if let Some(tc) = &mut s.clock {
+        ui.horizontal(|ui| {
+            ui.add(
+                egui::DragValue::new(&mut tc.minutes)
+                    .range(1..=180)
+                    .suffix(" min"),
+            );
+            ui.add(
+                egui::DragValue::new(&mut tc.increment_seconds)
+                    .range(0..=60)
+                    .suffix(" s a move"),
+            );
+        });
+    }
+    ui.label("Swap landing");
+    ui.radio_value(
+        &mut s.swap_landing,
+        SwapLanding::Strict,
+        "Strict: a swapped piece may not land on the other colour's square",
+    );
+    ui.radio_value(
+        &mut s.swap_landing,
+        SwapLanding::Permissive,
+        "Permissive: only the swapper's square is checked",
+    );
+}

@@ -1,0 +1,479 @@
+//! What makes games last, driven headless: saves and resumption (also after a write killed
+//! midway), replays that reproduce every position and shot, take-backs that restore the exact
+//! earlier game, clocks and flag falls, and damaged save and settings files kept and reported.
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use khet::CorePlugin;
+use khet::clock::Clocks;
+use khet::news::{News, Notices, StatusLine};
+use khet::pieces::{BoardPiece, Dying, OnSquare};
+use khet::replay::{Step, Watch};
+use khet::saves::{ResumeOffer, SaveDir, SavedGames};
+use khet::screen::Screen;
+use khet::settings::{Palette, Settings, SettingsFile};
+use khet::state::{
+    Match, Mode, MoveApplied, MoveRequested, NewGameRequested, NewGameSpec, Player, Show,
+    TableAction, TimeControl,
+};
+use khet_engine::{Color as Side, GameResult, Level, WinReason};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A fresh folder for one test.
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("khet-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A headless app, animations instant, saving into `dir/games` if given.
+fn app(dir: Option<&Path>) -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins).add_plugins(CorePlugin);
+    if let Some(d) = dir {
+        app.insert_resource(SaveDir(d.join("games")));
+    }
+    app.insert_resource(Settings {
+        speed: 0.0,
+        ..Settings::default()
+    });
+    app.update();
+    app.update();
+    app
+}
+
+fn send<M: Message>(app: &mut App, m: M) {
+    app.world_mut().write_message(m);
+    app.update();
+    app.update();
+}
+
+fn game(app: &App) -> &Match {
+    app.world().resource::<Match>()
+}
+
+fn news(app: &App) -> Option<News> {
+    app.world().resource::<StatusLine>().0.clone()
+}
+
+fn classic(app: &App) -> khet_engine::Setup {
+    app.world()
+        .resource::<khet::setups::SetupLibrary>()
+        .classic()
+}
+
+/// Plays `n` pseudo-random legal moves (fixed seed), avoiding moves that end the game.
+fn play_random(app: &mut App, n: usize, mut seed: u64) {
+    for _ in 0..n {
+        let g = game(app).game.clone();
+        let moves: Vec<_> = g
+            .legal_moves()
+            .into_iter()
+            .filter(|&mv| {
+                let mut after = g.clone();
+                after.play(mv).is_ok() && !after.is_over()
+            })
+            .collect();
+        if moves.is_empty() {
+            return;
+        }
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let mv = moves[(seed >> 33) as usize % moves.len()];
+        send(app, MoveRequested(mv));
+    }
+}
+
+fn entities_match(app: &mut App) {
+    let mut q = app
+        .world_mut()
+        .query_filtered::<(&OnSquare, &BoardPiece), Without<Dying>>();
+    let mut shown: Vec<_> = q.iter(app.world()).map(|(s, p)| (s.0, p.0)).collect();
+    shown.sort_by_key(|(s, _)| *s);
+    let engine: Vec<_> = game(app).game.position().pieces().collect();
+    assert_eq!(shown, engine, "entities and engine disagree");
+}
+
+#[test]
+fn a_saved_game_resumes_exactly_with_its_clocks() {
+    let dir = folder("resume");
+    let mut a = app(Some(&dir));
+    // Clocks that stand still between frames, so that the saved times can be compared.
+    a.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::ZERO));
+    let mut spec = NewGameSpec::casual(classic(&a), [Player::Person; 2]);
+    spec.clock = Some(TimeControl::new(5, 3));
+    send(&mut a, NewGameRequested(spec));
+    a.world_mut().resource_mut::<Clocks>().remaining = [
+        Duration::from_millis(271_500),
+        Duration::from_millis(12_250),
+    ];
+    play_random(&mut a, 9, 11);
+    // Five moves of Silver's and four of Red's, 3 s each.
+    assert_eq!(
+        a.world().resource::<Clocks>().remaining,
+        [
+            Duration::from_millis(286_500),
+            Duration::from_millis(24_250)
+        ]
+    );
+    let file = game(&a).file.clone().expect("saved after the first move");
+    let clocks = a.world().resource::<Clocks>().clone();
+    let before = game(&a).game.clone();
+    // A second run of the game finds it, offers it and takes it up where it stood.
+    let mut b = app(Some(&dir));
+    b.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::ZERO));
+    let offered = b.world().resource::<ResumeOffer>().0.clone();
+    assert_eq!(offered.as_ref(), Some(&file));
+    let saved = khet::saves::read(&file).unwrap();
+    send(&mut b, NewGameRequested(saved.spec(&file)));
+    let after = &game(&b).game;
+    assert_eq!(after.position(), before.position());
+    assert_eq!(after.position().key(), before.position().key());
+    assert_eq!(after.turns(), before.turns());
+    assert_eq!(after.repetitions(), before.repetitions());
+    let resumed = b.world().resource::<Clocks>();
+    assert_eq!(resumed.control, clocks.control);
+    assert_eq!(resumed.remaining, clocks.remaining);
+    assert_eq!(game(&b).file.as_ref(), Some(&file));
+    entities_match(&mut b);
+    // Playing on writes to the same file.
+    play_random(&mut b, 1, 5);
+    assert_eq!(
+        khet::saves::read(&file).unwrap().game.turns().len(),
+        before.turns().len() + 1
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_write_killed_midway_loses_nothing_saved() {
+    let dir = folder("killed");
+    let mut a = app(Some(&dir));
+    play_random(&mut a, 6, 3);
+    let file = game(&a).file.clone().unwrap();
+    let good = std::fs::read(&file).unwrap();
+    // The next write was killed after writing half of its temporary file: the rename never
+    // happened, so the file holds the last complete save.
+    let tmp = khet::files::temporary(&file);
+    std::fs::write(&tmp, &good[..good.len() / 2]).unwrap();
+    let games = khet::saves::list(&dir.join("games"));
+    assert_eq!(games.len(), 1, "the temporary file is not a game");
+    let saved = games[0].game.as_ref().unwrap();
+    assert_eq!(saved.game.position(), game(&a).game.position());
+    // And an atomic write that fails leaves the old file whole.
+    let blocked = dir.join("games").join("blocked.ron");
+    std::fs::create_dir_all(khet::files::temporary(&blocked)).unwrap();
+    std::fs::write(&blocked, b"old").unwrap();
+    assert!(khet::files::write_atomic(&blocked, b"new").is_err());
+    assert_eq!(std::fs::read(&blocked).unwrap(), b"old");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn damaged_saves_are_listed_and_kept() {
+    let dir = folder("damaged");
+    let games = dir.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let bad = "Record(\n    start: \"x33a3ka3p22/2p37/3P46/p11P31s1s21p21P4/p21P41S2S11p11P3/6p23/7P12/2P4A1KA13X1 0\",\n    moves: [\"j1-\", \"a8a1\"],\n)\n";
+    std::fs::write(games.join("bad.ron"), bad).unwrap();
+    std::fs::write(games.join("cut.ron"), "Record(\n    start: \"x33").unwrap();
+    std::fs::write(games.join("bytes.ron"), [0xff, 0xfe, 0x00, 0x41]).unwrap();
+    let mut a = app(Some(&dir));
+    let listed = &a.world().resource::<SavedGames>().0;
+    assert_eq!(listed.len(), 3);
+    for entry in listed {
+        let e = entry.game.as_ref().unwrap_err();
+        assert!(e.contains(&entry.path.display().to_string()), "{e}");
+    }
+    let bad_error = listed
+        .iter()
+        .find(|e| e.path.ends_with("bad.ron"))
+        .unwrap()
+        .game
+        .as_ref()
+        .unwrap_err()
+        .clone();
+    assert!(
+        bad_error.contains("bad.ron:3:") && bad_error.contains("move 2"),
+        "{bad_error}"
+    );
+    assert!(
+        a.world().resource::<ResumeOffer>().0.is_none(),
+        "a damaged file is not offered"
+    );
+    // A game played meanwhile gets a file of its own; the damaged ones stay as they were.
+    play_random(&mut a, 2, 9);
+    assert_eq!(std::fs::read_to_string(games.join("bad.ron")).unwrap(), bad);
+    assert_eq!(
+        std::fs::read(games.join("bytes.ron")).unwrap(),
+        [0xff, 0xfe, 0x00, 0x41]
+    );
+    assert_eq!(khet::saves::list(&games).len(), 4);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_replay_reproduces_every_position_and_shot() {
+    let mut a = app(None);
+    play_random(&mut a, 30, 21);
+    let original = game(&a).game.clone();
+    assert!(original.turns().len() >= 10);
+    send(
+        &mut a,
+        Watch {
+            game: original.clone(),
+            name: "test".into(),
+            back_to: None,
+        },
+    );
+    assert_eq!(*a.world().resource::<State<Screen>>().get(), Screen::Replay);
+    assert_eq!(game(&a).game.turns().len(), 0);
+    a.world_mut()
+        .resource_mut::<Messages<MoveApplied>>()
+        .clear();
+    for (i, turn) in original.turns().iter().enumerate() {
+        send(&mut a, Step::Forward);
+        assert_eq!(
+            game(&a).game.position(),
+            &original.positions()[i + 1],
+            "after move {}",
+            i + 1
+        );
+        let shown: Vec<MoveApplied> = a
+            .world_mut()
+            .resource_mut::<Messages<MoveApplied>>()
+            .drain()
+            .collect();
+        assert_eq!(
+            shown.last().map(|m| &m.turn),
+            Some(turn),
+            "the shot of move {}",
+            i + 1
+        );
+        entities_match(&mut a);
+    }
+    assert_eq!(game(&a).game.result(), original.result());
+    for n in [3, 0, 17, 17, 1] {
+        send(&mut a, Step::To(n));
+        assert_eq!(game(&a).game.position(), &original.positions()[n]);
+        entities_match(&mut a);
+    }
+    send(&mut a, Step::Back);
+    assert_eq!(game(&a).game.turns().len(), 0);
+}
+
+#[test]
+fn take_backs_restore_the_exact_earlier_game() {
+    let mut a = app(None);
+    // A repetition dance, then Red turns its Sphinx (and may shoot): take that back.
+    let spec = NewGameSpec::casual(classic(&a), [Player::Person; 2]);
+    send(&mut a, NewGameRequested(spec));
+    for mv in ["e1e2", "f8f7", "e2e1", "f7f8", "e1e2"] {
+        let mv = game(&a).game.position().parse_move(mv).unwrap();
+        send(&mut a, MoveRequested(mv));
+    }
+    let (pos, hash, reps, turns) = {
+        let g = &game(&a).game;
+        (
+            *g.position(),
+            g.position().key(),
+            g.repetitions(),
+            g.turns().len(),
+        )
+    };
+    let sphinx = game(&a)
+        .game
+        .position()
+        .parse_move("a8+")
+        .or_else(|_| game(&a).game.position().parse_move("a8-"))
+        .unwrap();
+    send(&mut a, MoveRequested(sphinx));
+    send(&mut a, TableAction::Undo);
+    let g = &game(&a).game;
+    assert_eq!(
+        (
+            *g.position(),
+            g.position().key(),
+            g.repetitions(),
+            g.turns().len()
+        ),
+        (pos, hash, reps, turns)
+    );
+    assert!(matches!(news(&a), Some(News::TakenBack { plies: 1, .. })));
+    entities_match(&mut a);
+    // Against the computer, back to the person's own last move.
+    let mut spec = NewGameSpec::casual(
+        classic(&a),
+        [Player::Person, Player::Computer(Level::Beginner)],
+    );
+    send(&mut a, NewGameRequested(spec.clone()));
+    let start = *game(&a).game.position();
+    let mv = start.parse_move("h2h3").unwrap();
+    send(&mut a, MoveRequested(mv));
+    for _ in 0..2000 {
+        if game(&a).game.turns().len() == 2 && a.world().resource::<Show>().is_idle() {
+            break;
+        }
+        a.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(game(&a).game.turns().len(), 2);
+    send(&mut a, TableAction::Undo);
+    assert_eq!(game(&a).game.position(), &start);
+    assert_eq!(game(&a).game.turns().len(), 0);
+    entities_match(&mut a);
+    // A tournament game cannot take back.
+    spec.players = [Player::Person; 2];
+    spec.mode = Mode::Tournament;
+    send(&mut a, NewGameRequested(spec));
+    send(&mut a, MoveRequested(mv));
+    send(&mut a, TableAction::Undo);
+    assert_eq!(game(&a).game.turns().len(), 1);
+    assert!(matches!(news(&a), Some(News::NoTakeBack(_))));
+}
+
+#[test]
+fn a_flag_fall_loses_on_time() {
+    let mut a = app(None);
+    let mut spec = NewGameSpec::casual(classic(&a), [Player::Person; 2]);
+    spec.clock = Some(TimeControl::new(1, 0));
+    send(&mut a, NewGameRequested(spec));
+    a.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs(7)));
+    play_random(&mut a, 1, 1);
+    // Silver moved at once (two frames of 7 s), Red thinks for ever.
+    let silver = a.world().resource::<Clocks>().left(Side::Silver);
+    for _ in 0..12 {
+        a.update();
+    }
+    assert_eq!(
+        game(&a).game.result(),
+        Some(GameResult::Win {
+            winner: Side::Silver,
+            reason: WinReason::Time
+        })
+    );
+    assert_eq!(
+        a.world().resource::<Clocks>().left(Side::Red),
+        Duration::ZERO
+    );
+    assert_eq!(
+        a.world().resource::<Clocks>().left(Side::Silver),
+        silver,
+        "Silver's clock stood still"
+    );
+    assert!(matches!(news(&a), Some(News::Ended(_))));
+}
+
+#[test]
+fn the_computer_keeps_time_with_an_increment() {
+    let mut a = app(None);
+    let mut spec = NewGameSpec::casual(classic(&a), [Player::Computer(Level::Master); 2]);
+    spec.clock = Some(TimeControl::new(1, 1));
+    // Two seconds each and a second a move: Master must plan, not spend its usual 2.5 s.
+    spec.resume = Some(khet::state::Resume {
+        game: khet_engine::Game::new(spec.setup.position),
+        remaining: Some([Duration::from_secs(2); 2]),
+        file: None,
+        date: String::new(),
+    });
+    send(&mut a, NewGameRequested(spec));
+    for _ in 0..3000 {
+        if game(&a).game.turns().len() >= 6 || game(&a).game.is_over() {
+            break;
+        }
+        a.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let result = game(&a).game.result();
+    assert!(
+        !matches!(
+            result,
+            Some(GameResult::Win {
+                reason: WinReason::Time,
+                ..
+            })
+        ),
+        "{result:?}"
+    );
+    assert!(game(&a).game.turns().len() >= 6 || result.is_some());
+}
+
+#[test]
+fn settings_persist_and_a_damaged_file_is_kept() {
+    let dir = folder("settings");
+    let path = dir.join("settings.ron");
+    let start = |path: &Path| {
+        let mut app = App::new();
+        app.insert_resource(SettingsFile::new(path.to_path_buf()));
+        app.add_plugins(MinimalPlugins).add_plugins(CorePlugin);
+        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            200,
+        )));
+        app.update();
+        app
+    };
+    let mut a = start(&path);
+    a.world_mut().resource_mut::<Settings>().palette = Palette::ColourBlind;
+    a.world_mut().resource_mut::<Settings>().players =
+        [Player::Computer(Level::Strong), Player::Person];
+    for _ in 0..6 {
+        a.update();
+    }
+    let b = start(&path);
+    let loaded = b.world().resource::<Settings>();
+    assert_eq!(loaded.palette, Palette::ColourBlind);
+    assert_eq!(
+        loaded.players,
+        [Player::Computer(Level::Strong), Player::Person]
+    );
+    // Damaged: the defaults, a notice with file and line, and the file kept beside.
+    let damaged = "Settings(\n    speed: 1.0,\n    palete: ColourBlind,\n)\n";
+    std::fs::write(&path, damaged).unwrap();
+    let mut c = start(&path);
+    c.update();
+    assert_eq!(*c.world().resource::<Settings>(), Settings::default());
+    let notices = &c.world().resource::<Notices>().0;
+    assert!(
+        notices
+            .iter()
+            .any(|n| n.contains("settings.ron:3:") && n.contains("palete")),
+        "{notices:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("settings.ron.damaged")).unwrap(),
+        damaged
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        damaged,
+        "not overwritten unasked"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn pasted_text_starts_a_game_there() {
+    let rules = khet_engine::Rules::default();
+    let line = "position classic moves e1e2 f8f7";
+    let g = khet::saves::game_from_text(line, rules).unwrap();
+    assert_eq!(g.turns().len(), 2);
+    let again = khet::saves::game_from_text(&g.to_protocol_line(), rules).unwrap();
+    assert_eq!(again.position(), g.position());
+    let bare = khet::saves::game_from_text(&g.position().to_string(), rules).unwrap();
+    assert_eq!(bare.position(), g.position());
+    for bad in [
+        "",
+        "position",
+        "hello",
+        "position classic moves z9z9",
+        &"x".repeat(100_000),
+    ] {
+        assert!(
+            khet::saves::game_from_text(bad, rules).is_err(),
+            "{bad:.20}"
+        );
+    }
+}
