@@ -1,7 +1,9 @@
 //! A scripted opening in the real window, for the end-to-end test and the frames-per-second
 //! figure: it plays through the same messages the mouse writes, saves screenshots (the initial
 //! board, a selected piece with its highlights, the beam mid-flight, the game-over window) and
-//! beside each a text file with where the board's squares are on screen, then exits.
+//! beside each a text file with where the board's squares are on screen; then it tours the
+//! other screens (the replay with analysis, the saved games, the settings, a game with clocks)
+//! and exits.
 
 use crate::board::{BEAM_HEIGHT, square_center};
 use crate::selection::{RotateSelected, Selection, SquareClicked};
@@ -15,12 +17,12 @@ use std::time::Instant;
 #[derive(Resource)]
 pub struct Autoplay {
     pub dir: PathBuf,
-    step: usize,
-    wait: u32,
-    frames: u32,
-    started: Option<Instant>,
+    pub step: usize,
+    pub wait: u32,
+    pub frames: u32,
+    pub started: Option<Instant>,
     plan: Option<(Move, Move)>,
-    saved: Vec<PathBuf>,
+    pub saved: Vec<PathBuf>,
 }
 
 impl Autoplay {
@@ -42,7 +44,12 @@ pub struct AutoplayPlugin(pub PathBuf);
 impl Plugin for AutoplayPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(Autoplay::new(self.0.clone()))
-            .add_systems(Update, run.in_set(crate::GameSet::Input));
+            .add_systems(
+                Update,
+                (run, crate::autoplay_tour::tour)
+                    .chain()
+                    .in_set(crate::GameSet::Input),
+            );
     }
 }
 
@@ -107,6 +114,9 @@ fn run(
     }
     if auto.wait > 0 {
         auto.wait -= 1;
+        return;
+    }
+    if auto.step >= 8 {
         return;
     }
     let Ok((cam, cam_tf)) = camera.single() else {
@@ -190,28 +200,16 @@ fn run(
                 auto.step = 6;
             }
         }
-        6 => {
-            if game.game.is_over() && show.phase == Phase::Idle {
-                auto.step = 7;
-                auto.wait = 10;
-            }
+        6 if game.game.is_over() && show.phase == Phase::Idle => {
+            auto.step = 7;
+            auto.wait = 10;
         }
         7 => {
             screenshot(&mut auto, "04-gameover", &[], &mut commands);
             auto.step = 8;
+            auto.wait = 5;
         }
-        _ => {
-            if auto.saved.iter().all(|p| p.exists()) {
-                let secs = auto.started.map_or(1.0, |s| s.elapsed().as_secs_f64());
-                let fps = auto.frames as f64 / secs;
-                let line = format!("frames {} seconds {secs:.1} fps {fps:.1}\n", auto.frames);
-                let _ = std::fs::write(auto.dir.join("fps.txt"), &line);
-                info!("autoplay done: {line}");
-                exit.write(AppExit::Success);
-            } else if auto.frames > 5000 {
-                exit.write(AppExit::error());
-            }
-        }
+        _ => {}
     }
 }
 

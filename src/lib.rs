@@ -10,6 +10,7 @@ use bevy::prelude::*;
 
 pub mod ai;
 pub mod autoplay;
+pub mod autoplay_tour;
 pub mod board;
 pub mod clock;
 pub mod files;

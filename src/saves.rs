@@ -233,6 +233,12 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<ResumeOffer>()
         .add_systems(Startup, refresh_at_start)
         .add_systems(
+            OnEnter(crate::screen::Screen::Open),
+            |mut w: MessageWriter<RefreshSaves>| {
+                w.write(RefreshSaves);
+            },
+        )
+        .add_systems(
             Update,
             (
                 autosave.run_if(in_state(crate::screen::Screen::Playing)),

@@ -1,7 +1,8 @@
 //! The real game window under Xvfb with Mesa's software Vulkan: a scripted opening (the game's
 //! `--autoplay` mode) saves screenshots, and this test checks what a player would see in them:
 //! a board that is drawn, a selected piece with its highlights, the beam along the engine's path
-//! mid-flight, and the game-over window with the lit Pharaoh.
+//! mid-flight, the game-over window with the lit Pharaoh; then the replay with its evaluation
+//! bar, the saved games with a damaged file, the settings and a game with clocks.
 //!
 //! Needs `xvfb-run` and `mesa-vulkan-drivers` (`.ci/run` installs them). Set `KHET_SKIP_E2E=1`
 //! to skip it on a machine without them; it fails, rather than passes silently, otherwise.
@@ -234,6 +235,69 @@ fn the_real_window_shows_the_game() {
     assert!(glowing >= 1, "no lit Pharaoh glows");
     // Nothing else on the board is that bright.
     assert!(glowing <= 3, "{glowing} squares glow");
+
+    // 5. The replay, at move 1 with the analysis: the evaluation bar (Silver's light share
+    // beside Red's) in the side panel, a best move, and no Pharaoh glowing any more.
+    let img = Image::load(&dir.join("05-replay.png"));
+    let note = Sidecar::load(&dir.join("05-replay.txt"));
+    let analysis = note.lines.get("analysis").expect("the analysis is noted");
+    assert!(analysis.contains("best "), "{analysis}");
+    let silver = |p: [u8; 3]| p[0] >= 215 && p[1] >= 220 && p[2] >= 230;
+    let red = |p: [u8; 3]| p[0] >= 220 && p[1] <= 100 && p[2] <= 90;
+    let bar_rows = (60..400)
+        .filter(|&y| {
+            let row: Vec<[u8; 3]> = (8..290).filter_map(|x| img.at(x, y)).collect();
+            row.iter().filter(|p| silver(**p)).count() + row.iter().filter(|p| red(**p)).count()
+                >= 250
+        })
+        .count();
+    assert!(
+        bar_rows >= 10,
+        "no evaluation bar in the replay panel ({bar_rows} rows)"
+    );
+    let glowing = side
+        .square
+        .values()
+        .filter(|&&s| img.any_near(s, 12, glow))
+        .count();
+    assert_eq!(glowing, 0, "a Pharaoh still glows after stepping back");
+    // 6. The saved games: the game just played and the damaged file, listed with its reason.
+    let note = Sidecar::load(&dir.join("06-open.txt"));
+    assert_eq!(
+        note.lines.get("games").map(String::as_str),
+        Some("2 damaged 1")
+    );
+    let img = Image::load(&dir.join("06-open.png"));
+    let orange = |p: [u8; 3]| p[0] >= 200 && (120..=180).contains(&p[1]) && p[2] <= 120;
+    let warned = (0..800)
+        .flat_map(|y| (0..470).map(move |x| (x, y)))
+        .filter(|&(x, y)| img.at(x, y).is_some_and(orange))
+        .count();
+    assert!(
+        warned >= 30,
+        "the damaged file's reason is not shown ({warned} orange pixels)"
+    );
+    // 7. The settings screen is drawn (its panel holds text) and 8. both clocks show at the top.
+    let img = Image::load(&dir.join("07-settings.png"));
+    let ink = (0..800)
+        .flat_map(|y| (0..300).map(move |x| (x, y)))
+        .filter(|&(x, y)| img.at(x, y).is_some_and(|p| p[0] > 150 && p[1] > 150))
+        .count();
+    assert!(
+        ink >= 2000,
+        "the settings panel is empty ({ink} light pixels)"
+    );
+    let img = Image::load(&dir.join("08-clock.png"));
+    let top = |test: &dyn Fn([u8; 3]) -> bool| {
+        (0..70)
+            .flat_map(|y| (300..1280).map(move |x| (x, y)))
+            .filter(|&(x, y)| img.at(x, y).is_some_and(test))
+            .count()
+    };
+    assert!(
+        top(&silver) >= 40 && top(&red) >= 40,
+        "no clocks at the top of the board"
+    );
 
     let fps = std::fs::read_to_string(dir.join("fps.txt")).unwrap_or_default();
     eprintln!("autoplay: {fps}");

@@ -38,13 +38,6 @@ pub struct BeamAssets {
     ball: Handle<Mesh>,
 }
 
-/// Laser red, far above 1 so bloom makes it glow.
-const BEAM_EMISSIVE: LinearRgba = LinearRgba {
-    red: 30.0,
-    green: 2.0,
-    blue: 1.0,
-    alpha: 1.0,
-};
 const THICKNESS: f32 = 0.09;
 
 pub(super) fn plugin(app: &mut App) {
@@ -64,7 +57,7 @@ fn make_assets(
     commands.insert_resource(BeamAssets {
         core: materials.add(StandardMaterial {
             base_color: Color::srgb(1.0, 0.3, 0.2),
-            emissive: BEAM_EMISSIVE,
+            emissive: LinearRgba::rgb(30.0, 2.0, 1.0),
             unlit: true,
             ..default()
         }),
@@ -141,6 +134,7 @@ fn draw_beam(
     time: Res<Time>,
     show: Res<Show>,
     settings: Res<Settings>,
+    m: Option<Res<crate::state::Match>>,
     assets: Option<Res<BeamAssets>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut segments: Query<(&BeamSegment, &mut Transform, &mut Visibility), Without<BeamHead>>,
@@ -157,8 +151,16 @@ fn draw_beam(
     };
     // A shimmer, so the beam looks alive.
     let shimmer = 0.85 + 0.15 * (time.elapsed_secs() * 23.0).sin();
-    if let Some(mut m) = materials.get_mut(&assets.core) {
-        m.emissive = BEAM_EMISSIVE * (shimmer * fade.max(0.02));
+    // The shooter's colour in the chosen palette (the shot shown is always the last turn's).
+    let shooter = m
+        .as_ref()
+        .and_then(|m| m.game.last_turn())
+        .map_or(khet_engine::Color::Silver, |t| t.color);
+    let glow = settings.palette.beam(shooter);
+    if let Some(mut mat) = materials.get_mut(&assets.core) {
+        mat.emissive = glow * (shimmer * fade.max(0.02));
+        let peak = glow.red.max(glow.green).max(glow.blue);
+        mat.base_color = Color::linear_rgb(glow.red / peak, glow.green / peak, glow.blue / peak);
     }
     let mut tips = Vec::new();
     for (seg, mut tf, mut vis) in &mut segments {

@@ -120,14 +120,14 @@ fn keys(
     mut rotate: MessageWriter<RotateSelected>,
     mut actions: MessageWriter<TableAction>,
     mut selection: MessageWriter<SelectionAction>,
-    mut save: MessageWriter<crate::view::panels::dialogs::OpenSaveDialog>,
+    mut save: MessageWriter<crate::view::panels::save_as::OpenSaveDialog>,
 ) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     if ctrl && keys.just_pressed(KeyCode::KeyZ) {
         actions.write(TableAction::Undo);
     }
     if ctrl && keys.just_pressed(KeyCode::KeyS) {
-        save.write(crate::view::panels::dialogs::OpenSaveDialog);
+        save.write(crate::view::panels::save_as::OpenSaveDialog);
     }
     if ctrl {
         return;

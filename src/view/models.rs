@@ -34,8 +34,29 @@ pub struct Models {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, make_models)
-        .add_systems(Update, build_models.in_set(crate::GameSet::View));
+    app.add_systems(Startup, make_models).add_systems(
+        Update,
+        (unlight_on_rewind, build_models)
+            .chain()
+            .in_set(crate::GameSet::View),
+    );
+}
+
+/// A lit Pharaoh keeps its glow while its game is over; a take-back, a replay's step back or a
+/// new game rebuilds the Pharaohs' models unlit.
+fn unlight_on_rewind(
+    mut undone: MessageReader<crate::state::Undone>,
+    mut new_games: MessageReader<crate::state::NewGameRequested>,
+    mut pieces: Query<&mut BoardPiece>,
+) {
+    if undone.read().count() + new_games.read().count() == 0 {
+        return;
+    }
+    for mut bp in &mut pieces {
+        if bp.0.kind() == khet_engine::Kind::Pharaoh {
+            bp.set_changed();
+        }
+    }
 }
 
 /// The half of the square behind a Pyramid's mirror: a right-triangle prism whose hypotenuse

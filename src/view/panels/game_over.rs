@@ -28,11 +28,9 @@ pub fn game_over(
     {
         return Ok(());
     }
-    egui::Window::new("Game over")
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-        .show(contexts.ctx_mut()?, |ui| {
+    super::dialog("Game over", egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(
+        contexts.ctx_mut()?,
+        |ui| {
             ui.heading(result.to_string());
             ui.label(format!(
                 "after {} moves, {}",
@@ -60,6 +58,7 @@ pub fn game_over(
                     *closed = Some(this.clone());
                 }
             });
-        });
+        },
+    );
     Ok(())
 }

@@ -2,20 +2,20 @@
 //! tournament, clock, swap rule. Its choices are the settings' defaults, kept between runs.
 
 use super::game_panel::SideTab;
-use super::{PanelSet, PanelSpace, nav, side_color, side_panel};
+use super::{PanelSet, PanelSpace, nav, side_panel};
 use crate::screen::{GoTo, Screen};
 use crate::settings::Settings;
 use crate::setups::SetupLibrary;
-use crate::state::{NewGameRequested, NewGameSpec, Player};
+use crate::state::{NewGameRequested, NewGameSpec};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use khet_engine::{Color as Side, Edition, Level, Rules};
+use khet_engine::{Edition, Rules};
 
 /// The form's edition and chosen setup (the rest lives in the settings).
 #[derive(Resource)]
 pub struct NewGameForm {
-    edition: Edition,
-    chosen: Option<String>,
+    pub edition: Edition,
+    pub chosen: Option<String>,
 }
 
 impl Default for NewGameForm {
@@ -54,11 +54,11 @@ fn panel(
             ui.radio_value(&mut form.edition, Edition::Khet2, "Khet 2.0");
             ui.radio_value(&mut form.edition, Edition::Khet1, "Khet 1.0");
         });
-        let chosen = setups(ui, &mut form, &library);
+        let chosen = super::setup_list::setups(ui, &mut form, &library);
         // The form's choices are the settings' defaults: written back (and saved) on change.
         let mut choice = settings.clone();
-        players(ui, &mut choice.players);
-        super::settings_panel::rules(ui, &mut choice);
+        super::players::players(ui, &mut choice.players);
+        super::rules_form::rules(ui, &mut choice);
         ui.add_space(6.0);
         ui.horizontal(|ui| {
             if ui
@@ -89,82 +89,4 @@ fn panel(
         settings.set_if_neq(choice);
     });
     Ok(())
-}
-
-fn setups(
-    ui: &mut egui::Ui,
-    form: &mut NewGameForm,
-    library: &SetupLibrary,
-) -> Option<khet_engine::Setup> {
-    ui.label("Setup");
-    egui::ScrollArea::vertical()
-        .max_height(180.0)
-        .show(ui, |ui| {
-            for listing in &library.listings {
-                match &listing.setup {
-                    Ok(setup) if setup.edition == form.edition => {
-                        let chosen = form.chosen.as_deref() == Some(listing.label.as_str());
-                        let label = format!("{} ({})", setup.name, listing.label);
-                        if ui
-                            .selectable_label(chosen, label)
-                            .on_hover_text(&setup.description)
-                            .clicked()
-                        {
-                            form.chosen = Some(listing.label.clone());
-                        }
-                    }
-                    Ok(_) => {}
-                    Err(e) => {
-                        ui.add_enabled(
-                            false,
-                            egui::Button::selectable(false, format!("⚠ {}", listing.label)),
-                        );
-                        ui.label(
-                            egui::RichText::new(e.to_string())
-                                .small()
-                                .color(egui::Color32::from_rgb(230, 150, 90)),
-                        );
-                    }
-                }
-            }
-        });
-    let chosen = form
-        .chosen
-        .as_deref()
-        .and_then(|l| library.find(l))
-        .filter(|s| s.edition == form.edition)
-        .cloned();
-    if let Some(setup) = &chosen {
-        super::preview::preview(ui, &setup.position);
-        ui.small(&setup.description);
-    }
-    chosen
-}
-
-/// Person or computer for each side, and the computer's level.
-pub fn players(ui: &mut egui::Ui, players: &mut [Player; 2]) {
-    ui.label("Players");
-    for s in [Side::Silver, Side::Red] {
-        let player = &mut players[s.index()];
-        ui.horizontal(|ui| {
-            ui.label(egui::RichText::new(format!("{s}:")).color(side_color(s)));
-            let person = *player == Player::Person;
-            if ui.selectable_label(person, "Person").clicked() {
-                *player = Player::Person;
-            }
-            if ui.selectable_label(!person, "Computer").clicked() && person {
-                *player = Player::Computer(Level::Casual);
-            }
-            if let Player::Computer(level) = player {
-                egui::ComboBox::from_id_salt(("level", s.index()))
-                    .selected_text(level.name())
-                    .show_ui(ui, |ui| {
-                        for l in Level::ALL {
-                            ui.selectable_value(level, l, l.name())
-                                .on_hover_text(l.description());
-                        }
-                    });
-            }
-        });
-    }
 }

@@ -11,18 +11,17 @@ pub fn notices(mut contexts: EguiContexts, mut notices: ResMut<Notices>) -> Resu
     if notices.0.is_empty() {
         return Ok(());
     }
-    egui::Window::new("Notice")
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::CENTER_TOP, [0.0, 60.0])
-        .show(contexts.ctx_mut()?, |ui| {
+    super::dialog("Notice", egui::Align2::CENTER_TOP, [0.0, 60.0]).show(
+        contexts.ctx_mut()?,
+        |ui| {
             for n in &notices.0 {
                 ui.label(n);
             }
             if ui.button("OK").clicked() {
                 notices.0.clear();
             }
-        });
+        },
+    );
     Ok(())
 }
 
@@ -39,11 +38,9 @@ pub fn resume_offer(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    egui::Window::new("Resume?")
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-        .show(contexts.ctx_mut()?, |ui| {
+    super::dialog("Resume?", egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(
+        contexts.ctx_mut()?,
+        |ui| {
             ui.label(format!("The game \"{name}\" is unfinished. Play on?"));
             ui.horizontal(|ui| {
                 if ui.button("Resume").clicked() {
@@ -59,6 +56,7 @@ pub fn resume_offer(
                     offer.0 = None;
                 }
             });
-        });
+        },
+    );
     Ok(())
 }

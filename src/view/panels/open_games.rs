@@ -4,7 +4,7 @@
 
 use super::{PanelSet, PanelSpace, nav, root};
 use crate::replay::Watch;
-use crate::saves::{DeleteSave, SaveEntry, Saved, SavedGames};
+use crate::saves::{DeleteSave, SavedGames};
 use crate::screen::{GoTo, Screen};
 use crate::state::NewGameRequested;
 use bevy::prelude::*;
@@ -47,22 +47,24 @@ fn panel(
                         ui.label(egui::RichText::new(name).strong());
                         match &entry.game {
                             Ok(saved) => {
-                                ui.label(summary(saved));
-                                if let Some(action) = buttons(ui, entry, saved, &mut asking) {
+                                ui.label(super::save_entry::summary(saved));
+                                if let Some(action) =
+                                    super::save_entry::buttons(ui, entry, saved, &mut asking)
+                                {
                                     match action {
-                                        Action::Continue => {
+                                        super::save_entry::Action::Continue => {
                                             new_game
                                                 .write(NewGameRequested(saved.spec(&entry.path)));
                                             go.write(GoTo(Screen::Playing));
                                         }
-                                        Action::Watch => {
+                                        super::save_entry::Action::Watch => {
                                             watch.write(Watch {
                                                 game: saved.game.clone(),
                                                 name: saved.record.setup.clone(),
                                                 back_to: None,
                                             });
                                         }
-                                        Action::Delete => {
+                                        super::save_entry::Action::Delete => {
                                             delete.write(DeleteSave(entry.path.clone()));
                                         }
                                     }
@@ -82,63 +84,4 @@ fn panel(
         });
     space.free.min.x += panel.response.rect.width();
     Ok(())
-}
-
-enum Action {
-    Continue,
-    Watch,
-    Delete,
-}
-
-/// When, what, who, how it ended and how long.
-fn summary(saved: &Saved) -> String {
-    let r = &saved.record;
-    let date = r.date.replace('T', " ").replace('Z', " UTC");
-    let players = format!(
-        "{} vs {}",
-        or_unknown(&r.players[0]),
-        or_unknown(&r.players[1])
-    );
-    let result = saved
-        .result()
-        .map_or_else(|| "unfinished".into(), |r| r.to_string());
-    format!(
-        "{date} · {} · {players}\n{result} · {} moves",
-        r.setup,
-        saved.game.turns().len()
-    )
-}
-
-fn or_unknown(s: &str) -> &str {
-    if s.is_empty() { "?" } else { s }
-}
-
-fn buttons(
-    ui: &mut egui::Ui,
-    entry: &SaveEntry,
-    saved: &Saved,
-    asking: &mut Option<PathBuf>,
-) -> Option<Action> {
-    let mut action = None;
-    ui.horizontal(|ui| {
-        if saved.result().is_none() && ui.button("Continue").clicked() {
-            action = Some(Action::Continue);
-        }
-        if ui.button("Watch").clicked() {
-            action = Some(Action::Watch);
-        }
-        if asking.as_ref() == Some(&entry.path) {
-            ui.label("Delete this game?");
-            if ui.button("Yes, delete").clicked() {
-                action = Some(Action::Delete);
-                *asking = None;
-            }
-            if ui.button("No").clicked() {
-                *asking = None;
-            }
-        } else if ui.button("Delete…").clicked() {
-            *asking = Some(entry.path.clone());
-        }
-    });
-    action
 }

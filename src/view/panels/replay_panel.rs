@@ -7,7 +7,7 @@ use crate::screen::{GoTo, Screen};
 use crate::settings::Settings;
 use crate::state::{Match, NewGameRequested, NewGameSpec, Resume, has_match};
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
@@ -52,34 +52,7 @@ fn panel(
         if let Some(r) = tape.game.result() {
             ui.small(r.to_string());
         }
-        ui.horizontal(|ui| {
-            let b = |ui: &mut egui::Ui, on: bool, text: &str, hover: &str| {
-                ui.add_enabled(on, egui::Button::new(text))
-                    .on_hover_text(hover)
-                    .clicked()
-            };
-            if b(ui, at > 0, "⏮", "Start (Home)") {
-                steps.write(Step::To(0));
-            }
-            if b(ui, at > 0, "◀", "Back a move (←)") {
-                steps.write(Step::Back);
-            }
-            if b(
-                ui,
-                at < end,
-                if auto.playing { "⏸" } else { "▶▶" },
-                "Play / pause (P)",
-            ) {
-                steps.write(Step::PlayPause);
-            }
-            if b(ui, at < end, "▶", "Forward a move (→)") {
-                steps.write(Step::Forward);
-            }
-            if b(ui, at < end, "⏭", "End (End)") {
-                steps.write(Step::To(end));
-            }
-        });
-        ui.add(egui::Slider::new(&mut auto.interval, 0.0..=3.0).text("s between moves"));
+        super::replay_controls::controls(ui, at, end, &mut auto, &mut steps);
         if let Some(n) = move_list(ui, tape.game.turns(), Some(at), 180.0) {
             steps.write(Step::To(n));
         }
@@ -89,11 +62,11 @@ fn panel(
             "Analyse (the engine's view of each position)",
         );
         if analysis.enabled {
-            super::overlays::evaluation(ui, &analysis, &m);
+            super::evaluation::evaluation(ui, &analysis, &m);
         }
         ui.separator();
         ui.label("Continue from here, casual:");
-        super::new_game::players(ui, &mut settings.players);
+        super::players::players(ui, &mut settings.players);
         if ui.button("Continue from here").clicked() {
             let setup = khet_engine::Setup {
                 name: format!("{} (from move {at})", tape.name),

@@ -1,0 +1,58 @@
+//! Turn buttons beside the selected piece (and "move stack / move top" for a stack).
+
+use super::labels::{BoardCamera, to_screen};
+use crate::board::square_center;
+use crate::selection::{RotateSelected, Selection, SelectionAction, StackMode};
+use crate::state::{Match, Show};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use khet_engine::{Kind, Rotation};
+
+pub fn turn_buttons(
+    mut contexts: EguiContexts,
+    camera: BoardCamera,
+    m: Res<Match>,
+    show: Res<Show>,
+    selection: Res<Selection>,
+    mut rotate: MessageWriter<RotateSelected>,
+    mut actions: MessageWriter<SelectionAction>,
+) -> Result {
+    let Some(sel) = selection.square(&m.game).filter(|_| show.is_idle()) else {
+        return Ok(());
+    };
+    let (Some(p), Some(piece)) = (
+        to_screen(&camera, square_center(sel) + Vec3::new(0.0, 1.1, 0.0)),
+        m.game.position().piece_at(sel),
+    ) else {
+        return Ok(());
+    };
+    egui::Area::new(egui::Id::new("turn"))
+        .fixed_pos(p - egui::vec2(40.0, 20.0))
+        .show(contexts.ctx_mut()?, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    if piece.can_rotate() {
+                        if ui
+                            .button("↺")
+                            .on_hover_text("Turn anticlockwise (Q)")
+                            .clicked()
+                        {
+                            rotate.write(RotateSelected(Rotation::Anticlockwise));
+                        }
+                        if ui.button("↻").on_hover_text("Turn clockwise (E)").clicked() {
+                            rotate.write(RotateSelected(Rotation::Clockwise));
+                        }
+                    }
+                    if piece.kind() == Kind::Obelisk && piece.height() == 2 {
+                        let mut mode = selection.stack_mode;
+                        ui.selectable_value(&mut mode, StackMode::Whole, "move stack");
+                        ui.selectable_value(&mut mode, StackMode::Top, "move top");
+                        if mode != selection.stack_mode {
+                            actions.write(SelectionAction::ToggleStackMode);
+                        }
+                    }
+                });
+            });
+        });
+    Ok(())
+}
