@@ -159,6 +159,7 @@ fn steps(
     mut auto: ResMut<AutoPlay>,
     mut moves: MessageWriter<MoveRequested>,
     mut undone: MessageWriter<Undone>,
+    mut news: MessageWriter<News>,
 ) {
     let Some(tape) = tape else { return };
     for &step in steps.read() {
@@ -187,6 +188,7 @@ fn steps(
             undone.write(Undone {
                 plies: at.saturating_sub(target),
             });
+            news.write(News::ToMove(m.game.side_to_move()));
         }
     }
 }

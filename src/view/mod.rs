@@ -4,6 +4,7 @@
 use bevy::prelude::*;
 
 pub mod beam;
+pub mod best_move;
 pub mod camera;
 pub mod highlights;
 pub mod input;
@@ -23,6 +24,7 @@ impl Plugin for ViewPlugin {
         models::plugin(app);
         camera::plugin(app);
         beam::plugin(app);
+        best_move::plugin(app);
         highlights::plugin(app);
         input::plugin(app);
         panels::plugin(app);
