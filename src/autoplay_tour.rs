@@ -1,16 +1,20 @@
 //! The second half of the scripted run: after the game, a tour of the other screens, each
 //! saved as a screenshot with a note beside it: the replay with the engine's analysis, the
-//! saved games (with a damaged file among them), the settings, and a game with clocks.
+//! saved games (with a damaged file among them), the settings, a game with clocks, and the
+//! laser preview.
 
 use crate::autoplay::Autoplay;
+use crate::laser_preview::{Aim, LaserPreview};
 use crate::replay::{Analysis, Step, Watch};
 use crate::screen::{GoTo, Screen};
+use crate::selection::SquareClicked;
 use crate::setups::SetupLibrary;
 use crate::state::{
     Match, MoveRequested, NewGameRequested, NewGameSpec, Phase, Player, Show, TimeControl,
 };
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use khet_engine::Move;
 
 fn shoot(auto: &mut Autoplay, name: &str, note: String, commands: &mut Commands) {
     let png = auto.dir.join(format!("{name}.png"));
@@ -21,7 +25,6 @@ fn shoot(auto: &mut Autoplay, name: &str, note: String, commands: &mut Commands)
     auto.saved.push(png);
 }
 
-#[allow(clippy::too_many_lines)]
 pub fn tour(
     mut auto: ResMut<Autoplay>,
     m: Option<Res<Match>>,
@@ -30,11 +33,18 @@ pub fn tour(
     library: Res<SetupLibrary>,
     mut analysis: ResMut<Analysis>,
     games: Res<crate::saves::SavedGames>,
-    mut watch: MessageWriter<Watch>,
-    mut steps: MessageWriter<Step>,
-    mut go: MessageWriter<GoTo>,
-    mut new_game: MessageWriter<NewGameRequested>,
-    mut moves: MessageWriter<MoveRequested>,
+    (mut watch, mut steps, mut go): (
+        MessageWriter<Watch>,
+        MessageWriter<Step>,
+        MessageWriter<GoTo>,
+    ),
+    (mut new_game, mut moves, mut clicks): (
+        MessageWriter<NewGameRequested>,
+        MessageWriter<MoveRequested>,
+        MessageWriter<SquareClicked>,
+    ),
+    mut aim: ResMut<Aim>,
+    preview: Res<LaserPreview>,
     mut commands: Commands,
     mut exit: MessageWriter<AppExit>,
 ) {
@@ -125,6 +135,28 @@ pub fn tour(
         16 => {
             shoot(&mut auto, "08-clock", String::new(), &mut commands);
             auto.step = 17;
+        }
+        17 => {
+            // The laser preview: a piece picked up and a destination pointed at.
+            let step = m
+                .game
+                .legal_moves()
+                .into_iter()
+                .find(|mv| matches!(mv, Move::Step { .. }));
+            if let Some(mv) = step {
+                clicks.write(SquareClicked(mv.from()));
+                aim.square = Some(mv.to());
+            }
+            auto.step = 18;
+            auto.wait = 6;
+        }
+        18 => {
+            let note = match &preview.0 {
+                Some((mv, shot)) => format!("preview {mv} hits {}\n", shot.hits.len()),
+                None => "preview none\n".into(),
+            };
+            shoot(&mut auto, "09-preview", note, &mut commands);
+            auto.step = 19;
         }
         _ => finish(&mut auto, &mut exit),
     }

@@ -14,6 +14,7 @@ pub mod autoplay_tour;
 pub mod board;
 pub mod clock;
 pub mod files;
+pub mod laser_preview;
 pub mod news;
 pub mod pieces;
 pub mod replay;
@@ -60,6 +61,7 @@ impl Plugin for CorePlugin {
         selection::plugin(app);
         clock::plugin(app);
         ai::plugin(app);
+        laser_preview::plugin(app);
         saves::plugin(app);
         replay::plugin(app);
         pieces::plugin(app);

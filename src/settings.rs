@@ -56,6 +56,8 @@ pub struct Settings {
     pub camera_distance: f32,
     /// Offer to resume an unfinished game at start.
     pub offer_resume: bool,
+    /// Show where the laser would go while aiming a move (casual games only).
+    pub laser_preview: bool,
     #[serde(skip)]
     pub move_seconds: f32,
     #[serde(skip)]
@@ -76,6 +78,7 @@ impl Default for Settings {
             camera_pitch_degrees: 54.4,
             camera_distance: 12.5,
             offer_resume: true,
+            laser_preview: true,
             move_seconds: 0.35,
             beam_squares_per_second: 16.0,
             linger_seconds: 1.2,

@@ -484,7 +484,12 @@ fn play_moves(
             Ok(turn) => {
                 let turn = turn.clone();
                 fired_on.apply_move(turn.mv);
-                m.draw_offer = None;
+                // A move answers a standing offer of the other side's: it declines it.
+                if let Some(by) = m.draw_offer.take()
+                    && by != turn.color
+                {
+                    news.write(News::DrawDeclined { by: turn.color });
+                }
                 news.write(News::Played {
                     side: turn.color,
                     mv: turn.mv,

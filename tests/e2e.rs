@@ -299,6 +299,11 @@ fn the_real_window_shows_the_game() {
         "no clocks at the top of the board"
     );
 
+    // 9. The laser preview of an aimed move.
+    let note = Sidecar::load(&dir.join("09-preview.txt"));
+    let preview = note.lines.get("preview").expect("the preview is noted");
+    assert_ne!(preview, "none", "no laser preview while aiming a move");
+
     let fps = std::fs::read_to_string(dir.join("fps.txt")).unwrap_or_default();
     eprintln!("autoplay: {fps}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -523,3 +523,62 @@ fn a_hint_names_a_legal_move() {
     assert!(at.is_legal(mv));
     assert_eq!(news(&app), News::Hint(mv));
 }
+
+#[test]
+fn the_laser_preview_fires_the_aimed_move_in_casual_games_only() {
+    use khet::laser_preview::{Aim, LaserPreview};
+    let mut app = app(0.0);
+    let preview = |app: &App| app.world().resource::<LaserPreview>().0.clone();
+    // Aiming at a turn button of the selected Sphinx: the shot along rank 1 into f1's Anubis.
+    click(&mut app, "j1");
+    app.world_mut().resource_mut::<Aim>().turn = Some(Rotation::Anticlockwise);
+    app.update();
+    let (mv, shot) = preview(&app).expect("a preview");
+    let turn = Move::Rotate {
+        at: sq("j1"),
+        rotation: Rotation::Anticlockwise,
+    };
+    assert_eq!(mv, turn);
+    let mut board = *game(&app).game.position();
+    board.apply_move(mv);
+    assert_eq!(shot, khet_engine::fire(&board, Side::Silver));
+    assert_eq!(shot.hits[0].square, sq("f1"));
+    assert!(
+        game(&app).game.turns().is_empty(),
+        "a preview plays nothing"
+    );
+    // Aiming at a destination of a selected Pyramid.
+    app.world_mut().resource_mut::<Aim>().turn = None;
+    click(&mut app, "h2");
+    app.world_mut().resource_mut::<Aim>().square = Some(sq("h3"));
+    app.update();
+    assert_eq!(
+        preview(&app).map(|(mv, _)| mv),
+        Some(Move::Step {
+            from: sq("h2"),
+            to: sq("h3")
+        })
+    );
+    // Not a destination: nothing.
+    app.world_mut().resource_mut::<Aim>().square = Some(sq("e5"));
+    app.update();
+    assert_eq!(preview(&app), None);
+    // The option off: nothing.
+    app.world_mut().resource_mut::<Aim>().square = Some(sq("h3"));
+    app.world_mut().resource_mut::<Settings>().laser_preview = false;
+    app.update();
+    assert_eq!(preview(&app), None);
+    // A tournament game: nothing, whatever the option says.
+    app.world_mut().resource_mut::<Settings>().laser_preview = true;
+    let setup = app
+        .world()
+        .resource::<khet::setups::SetupLibrary>()
+        .classic();
+    let mut spec = NewGameSpec::casual(setup, [Player::Person; 2]);
+    spec.mode = khet::state::Mode::Tournament;
+    send(&mut app, NewGameRequested(spec));
+    click(&mut app, "h2");
+    app.update();
+    assert!(selected(&app).is_some());
+    assert_eq!(preview(&app), None);
+}

@@ -477,3 +477,17 @@ fn pasted_text_starts_a_game_there() {
         );
     }
 }
+
+#[test]
+fn players_are_named_in_records_and_read_back() {
+    for p in [
+        Player::Person,
+        Player::Computer(Level::Beginner),
+        Player::Computer(Level::Master),
+    ] {
+        assert_eq!(Player::from_label(&p.label()), p);
+    }
+    // Another program's or a person's name is a person.
+    assert_eq!(Player::from_label("Khet2-AI 1.3"), Player::Person);
+    assert_eq!(Player::from_label("Computer Grandmaster"), Player::Person);
+}

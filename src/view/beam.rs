@@ -74,7 +74,7 @@ fn make_assets(
 }
 
 /// Where a segment's light starts: its Sphinx or mirror, or the board edge for a fixed laser.
-fn segment_origin(seg: &Segment) -> Vec3 {
+pub fn segment_origin(seg: &Segment) -> Vec3 {
     let base = match seg.from {
         Some(f) => square_center(f),
         None => {

@@ -2,6 +2,7 @@
 //! animates skips it); Q / E turn the selected piece, Esc deselects, Space skips, T toggles
 //! "move stack" / "move top". Clicks over egui never reach the board (`bevy_egui`'s picking).
 
+use crate::laser_preview::Aim;
 use crate::pieces::{BoardPiece, OnSquare};
 use crate::replay::Step;
 use crate::screen::Screen;
@@ -94,9 +95,15 @@ fn on_piece_click(
     }
 }
 
-fn on_tile_over(event: On<Pointer<Over>>, tiles: Query<&Tile>, mut hovered: ResMut<Hovered>) {
+fn on_tile_over(
+    event: On<Pointer<Over>>,
+    tiles: Query<&Tile>,
+    mut hovered: ResMut<Hovered>,
+    mut aim: ResMut<Aim>,
+) {
     if let Ok(tile) = tiles.get(event.entity) {
         hovered.0 = Some(tile.0);
+        aim.square = Some(tile.0);
     }
 }
 
@@ -104,15 +111,18 @@ fn on_piece_over(
     mut event: On<Pointer<Over>>,
     pieces: Query<&OnSquare>,
     mut hovered: ResMut<Hovered>,
+    mut aim: ResMut<Aim>,
 ) {
     event.propagate(false);
     if let Ok(on) = pieces.get(event.entity) {
         hovered.0 = Some(on.0);
+        aim.square = Some(on.0);
     }
 }
 
-fn on_tile_out(_event: On<Pointer<Out>>, mut hovered: ResMut<Hovered>) {
+fn on_tile_out(_event: On<Pointer<Out>>, mut hovered: ResMut<Hovered>, mut aim: ResMut<Aim>) {
     hovered.0 = None;
+    aim.square = None;
 }
 
 fn keys(
@@ -121,8 +131,13 @@ fn keys(
     mut actions: MessageWriter<TableAction>,
     mut selection: MessageWriter<SelectionAction>,
     mut save: MessageWriter<crate::view::panels::save_as::OpenSaveDialog>,
+    screen: Res<State<Screen>>,
 ) {
+    // Take-back and save belong to a game at the table, not to a replay or a menu.
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    if ctrl && *screen.get() != Screen::Playing {
+        return;
+    }
     if ctrl && keys.just_pressed(KeyCode::KeyZ) {
         actions.write(TableAction::Undo);
     }

@@ -10,6 +10,7 @@ pub mod highlights;
 pub mod input;
 pub mod models;
 pub mod panels;
+pub mod preview_beam;
 pub mod scene;
 
 pub struct ViewPlugin;
@@ -28,5 +29,6 @@ impl Plugin for ViewPlugin {
         highlights::plugin(app);
         input::plugin(app);
         panels::plugin(app);
+        preview_beam::plugin(app);
     }
 }

@@ -26,6 +26,8 @@ fn panel(
     mut new_game: MessageWriter<NewGameRequested>,
     mut watch: MessageWriter<Watch>,
     mut delete: MessageWriter<DeleteSave>,
+    mut news: MessageWriter<crate::news::News>,
+    mut clipboard: ResMut<bevy_egui::EguiClipboard>,
     mut asking: Local<Option<PathBuf>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
@@ -35,7 +37,28 @@ fn panel(
         .resizable(false)
         .show(&mut root, |ui| {
             nav(ui, Screen::Open, &mut go);
-            ui.label(format!("{} saved games", games.0.len()));
+            ui.horizontal(|ui| {
+                ui.label(format!("{} saved games", games.0.len()));
+                let paste = ui.button("Watch pasted");
+                if paste
+                    .on_hover_text("Replay a protocol line or position string from the clipboard")
+                    .clicked()
+                {
+                    let text = clipboard.get_text().unwrap_or_default();
+                    match crate::saves::game_from_text(&text, khet_engine::Rules::default()) {
+                        Ok(game) => {
+                            watch.write(Watch {
+                                game,
+                                name: "Pasted".into(),
+                                back_to: None,
+                            });
+                        }
+                        Err(e) => {
+                            news.write(crate::news::News::PasteFailed(e));
+                        }
+                    }
+                }
+            });
             egui::ScrollArea::vertical().show(ui, |ui| {
                 for entry in &games.0 {
                     ui.group(|ui| {

@@ -51,6 +51,10 @@ fn panel(
             &mut s.offer_resume,
             "At start, offer to resume an unfinished game",
         );
+        ui.checkbox(
+            &mut s.laser_preview,
+            "Laser preview while aiming a move (casual games)",
+        );
         if ui.button("Restore the defaults").clicked() {
             s = Settings::default();
         }

@@ -2,6 +2,7 @@
 
 use super::labels::{BoardCamera, to_screen};
 use crate::board::square_center;
+use crate::laser_preview::Aim;
 use crate::selection::{RotateSelected, Selection, SelectionAction, StackMode};
 use crate::state::{Match, Show};
 use bevy::prelude::*;
@@ -16,14 +17,19 @@ pub fn turn_buttons(
     selection: Res<Selection>,
     mut rotate: MessageWriter<RotateSelected>,
     mut actions: MessageWriter<SelectionAction>,
+    mut aim: ResMut<Aim>,
 ) -> Result {
+    // The turn button under the pointer, for the laser preview.
+    let mut turn = None;
     let Some(sel) = selection.square(&m.game).filter(|_| show.is_idle()) else {
+        aim.bypass_change_detection().turn = None;
         return Ok(());
     };
     let (Some(p), Some(piece)) = (
         to_screen(&camera, square_center(sel) + Vec3::new(0.0, 1.1, 0.0)),
         m.game.position().piece_at(sel),
     ) else {
+        aim.bypass_change_detection().turn = None;
         return Ok(());
     };
     egui::Area::new(egui::Id::new("turn"))
@@ -32,15 +38,17 @@ pub fn turn_buttons(
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.horizontal(|ui| {
                     if piece.can_rotate() {
-                        if ui
-                            .button("↺")
-                            .on_hover_text("Turn anticlockwise (Q)")
-                            .clicked()
-                        {
-                            rotate.write(RotateSelected(Rotation::Anticlockwise));
-                        }
-                        if ui.button("↻").on_hover_text("Turn clockwise (E)").clicked() {
-                            rotate.write(RotateSelected(Rotation::Clockwise));
+                        for (text, hover, rotation) in [
+                            ("↺", "Turn anticlockwise (Q)", Rotation::Anticlockwise),
+                            ("↻", "Turn clockwise (E)", Rotation::Clockwise),
+                        ] {
+                            let button = ui.button(text).on_hover_text(hover);
+                            if button.hovered() {
+                                turn = Some(rotation);
+                            }
+                            if button.clicked() {
+                                rotate.write(RotateSelected(rotation));
+                            }
                         }
                     }
                     if piece.kind() == Kind::Obelisk && piece.height() == 2 {
@@ -54,5 +62,8 @@ pub fn turn_buttons(
                 });
             });
         });
+    if aim.turn != turn {
+        aim.turn = turn;
+    }
     Ok(())
 }
