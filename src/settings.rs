@@ -221,3 +221,32 @@ fn save_on_change(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Settings;
+
+    #[test]
+    fn bad_settings_files_are_refused_with_file_and_line() {
+        let good = Settings {
+            speed: 2.0,
+            ..Settings::default()
+        }
+        .to_ron();
+        let read = |bytes: &[u8]| Settings::from_bytes(bytes, "s.ron");
+        assert_eq!(read(good.as_bytes()).map(|s| s.speed), Ok(2.0));
+        let bom = format!("\u{feff}{good}");
+        assert_eq!(read(bom.as_bytes()).map(|s| s.speed), Ok(2.0));
+        // Fields left out take their defaults.
+        assert_eq!(read(b"(speed: 0.5)").map(|s| s.speed), Ok(0.5));
+        let e = read(&good.as_bytes()[..good.len() / 2]).unwrap_err();
+        assert!(e.starts_with("s.ron:"), "{e}");
+        let e = read(&[0xff, 0xfe, b'(', b')']).unwrap_err();
+        assert!(e.contains("not UTF-8"), "{e}");
+        let e = read(&vec![b' '; 100_000]).unwrap_err();
+        assert!(e.contains("too big"), "{e}");
+        // Out-of-range numbers are brought into range, not trusted.
+        let s = read(b"(speed: 1e9, camera_distance: -4.0)").unwrap();
+        assert_eq!((s.speed, s.camera_distance), (3.0, 6.0));
+    }
+}

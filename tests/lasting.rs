@@ -491,3 +491,11 @@ fn players_are_named_in_records_and_read_back() {
     assert_eq!(Player::from_label("Khet2-AI 1.3"), Player::Person);
     assert_eq!(Player::from_label("Computer Grandmaster"), Player::Person);
 }
+
+#[test]
+fn save_names_cannot_leave_the_folder() {
+    assert_eq!(khet::saves::file_name("../../etc/passwd"), "etcpasswd");
+    assert_eq!(khet::saves::file_name("  "), "game");
+    assert_eq!(khet::saves::file_name("Mon jeu — été"), "Mon jeu  été");
+    assert_eq!(khet::saves::file_name(&"x".repeat(500)).len(), 60);
+}
