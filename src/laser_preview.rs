@@ -66,11 +66,16 @@ fn preview(
     show: Res<Show>,
     mut preview: ResMut<LaserPreview>,
 ) {
-    let mv = aimed(&m, &selection, *aim, &settings, &show);
-    if preview.0.as_ref().map(|(mv, _)| *mv) == mv && !m.is_changed() {
+    // Only when something it depends on changed: it generates the selected piece's moves.
+    if !(aim.is_changed()
+        || selection.is_changed()
+        || m.is_changed()
+        || settings.is_changed()
+        || show.is_changed())
+    {
         return;
     }
-    let next = mv.map(|mv| {
+    let next = aimed(&m, &selection, *aim, &settings, &show).map(|mv| {
         let mut board = *m.game.position();
         let side = board.side_to_move();
         board.apply_move(mv);

@@ -7,8 +7,8 @@
 use crate::news::News;
 use crate::screen::{GoTo, Screen};
 use crate::state::{
-    GameEnded, Match, MoveRequested, NewGameRequested, NewGameSpec, Phase, Player, Resume, Show,
-    Undone, has_match,
+    GameEnded, Match, MoveRequested, NewGameRequested, NewGameSpec, Phase, Player, Show, Undone,
+    has_match,
 };
 use bevy::prelude::*;
 use bevy::tasks::futures::check_ready;
@@ -127,20 +127,7 @@ fn watch(
         return;
     };
     let start = prefix(&w.game, 0);
-    let setup = khet_engine::Setup {
-        name: w.name.clone(),
-        edition: start.start().edition(),
-        description: String::new(),
-        position: *start.start(),
-    };
-    let mut spec = NewGameSpec::casual(setup, [Player::Person; 2]);
-    spec.rules = start.start().rules();
-    spec.resume = Some(Resume {
-        game: start,
-        remaining: None,
-        file: None,
-        date: String::new(),
-    });
+    let spec = NewGameSpec::resuming(w.name.clone(), start, [Player::Person; 2], String::new());
     new_game.write(NewGameRequested(spec));
     commands.insert_resource(Tape {
         game: w.game.clone(),

@@ -11,7 +11,7 @@ use crate::state::{
 };
 use bevy::prelude::*;
 use khet_engine::record::MAX_RECORD_BYTES;
-use khet_engine::{Game, GameResult, Record, RecordClock, Setup};
+use khet_engine::{Game, GameResult, Record, RecordClock};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -55,35 +55,24 @@ impl Saved {
                 u32::try_from(c.increment_ms / 1000).unwrap_or(u32::MAX),
             )
         });
-        NewGameSpec {
-            setup: Setup {
-                name: if r.setup.is_empty() {
-                    "Saved game".into()
-                } else {
-                    r.setup.clone()
-                },
-                edition: self.game.start().edition(),
-                description: String::new(),
-                position: *self.game.start(),
-            },
-            rules: self.game.start().rules(),
-            players: [
-                Player::from_label(&r.players[0]),
-                Player::from_label(&r.players[1]),
-            ],
-            mode: if r.tournament {
-                Mode::Tournament
-            } else {
-                Mode::Casual
-            },
-            clock,
-            resume: Some(Resume {
-                game: self.game.clone(),
-                remaining: r.clock.map(|c| c.remaining_ms.map(Duration::from_millis)),
-                file: Some(file.to_path_buf()),
-                date: r.date.clone(),
-            }),
+        let name = if r.setup.is_empty() {
+            "Saved game".into()
+        } else {
+            r.setup.clone()
+        };
+        let players = r.players.each_ref().map(|p| Player::from_label(p));
+        let mut spec = NewGameSpec::resuming(name, self.game.clone(), players, r.date.clone());
+        spec.mode = if r.tournament {
+            Mode::Tournament
+        } else {
+            Mode::Casual
+        };
+        spec.clock = clock;
+        if let Some(resume) = &mut spec.resume {
+            resume.remaining = r.clock.map(|c| c.remaining_ms.map(Duration::from_millis));
+            resume.file = Some(file.to_path_buf());
         }
+        spec
     }
 
     pub fn result(&self) -> Option<GameResult> {

@@ -111,6 +111,30 @@ impl NewGameSpec {
     }
 }
 
+impl NewGameSpec {
+    /// A casual game taking up `game` where it stands (a saved or pasted game, a replay's
+    /// start, "continue from here"); the game's start, side to move included, is its setup.
+    pub fn resuming(name: String, game: Game, players: [Player; 2], date: String) -> NewGameSpec {
+        let start = *game.start();
+        let setup = Setup {
+            name,
+            edition: start.edition(),
+            description: String::new(),
+            position: start,
+        };
+        NewGameSpec {
+            rules: start.rules(),
+            resume: Some(Resume {
+                game,
+                remaining: None,
+                file: None,
+                date,
+            }),
+            ..NewGameSpec::casual(setup, players)
+        }
+    }
+}
+
 /// A game to take up where it stood.
 #[derive(Clone, Debug)]
 pub struct Resume {

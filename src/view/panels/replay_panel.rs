@@ -5,7 +5,7 @@ use super::{PanelSet, PanelSpace, moves::move_list, side_panel};
 use crate::replay::{Analysis, AutoPlay, Step, Tape};
 use crate::screen::{GoTo, Screen};
 use crate::settings::Settings;
-use crate::state::{Match, NewGameRequested, NewGameSpec, Resume, has_match};
+use crate::state::{Match, NewGameRequested, NewGameSpec, has_match};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
@@ -68,20 +68,12 @@ fn panel(
         ui.label("Continue from here, casual:");
         super::players::players(ui, &mut settings.players);
         if ui.button("Continue from here").clicked() {
-            let setup = khet_engine::Setup {
-                name: format!("{} (from move {at})", tape.name),
-                edition: m.game.start().edition(),
-                description: String::new(),
-                position: *m.game.start(),
-            };
-            let mut spec = NewGameSpec::casual(setup, settings.players);
-            spec.rules = m.game.start().rules();
-            spec.resume = Some(Resume {
-                game: m.game.clone(),
-                remaining: None,
-                file: None,
-                date: crate::files::now_utc(),
-            });
+            let spec = NewGameSpec::resuming(
+                format!("{} (from move {at})", tape.name),
+                m.game.clone(),
+                settings.players,
+                crate::files::now_utc(),
+            );
             new_game.write(NewGameRequested(spec));
             go.write(GoTo(Screen::Playing));
         }

@@ -73,20 +73,12 @@ impl Tools<'_> {
         let text = self.clipboard.get_text().unwrap_or_default();
         match crate::saves::game_from_text(&text, m.game.start().rules()) {
             Ok(game) => {
-                let setup = khet_engine::Setup {
-                    name: "Pasted".into(),
-                    edition: game.start().edition(),
-                    description: String::new(),
-                    position: *game.start(),
-                };
-                let mut spec = NewGameSpec::casual(setup, self.settings.players);
-                spec.rules = game.start().rules();
-                spec.resume = Some(crate::state::Resume {
+                let spec = NewGameSpec::resuming(
+                    "Pasted".into(),
                     game,
-                    remaining: None,
-                    file: None,
-                    date: crate::files::now_utc(),
-                });
+                    self.settings.players,
+                    crate::files::now_utc(),
+                );
                 self.new_game.write(NewGameRequested(spec));
             }
             Err(e) => {

@@ -22,14 +22,14 @@ pub fn turn_buttons(
     // The turn button under the pointer, for the laser preview.
     let mut turn = None;
     let Some(sel) = selection.square(&m.game).filter(|_| show.is_idle()) else {
-        aim.bypass_change_detection().turn = None;
+        aim.set_if_neq(Aim { turn: None, ..*aim });
         return Ok(());
     };
     let (Some(p), Some(piece)) = (
         to_screen(&camera, square_center(sel) + Vec3::new(0.0, 1.1, 0.0)),
         m.game.position().piece_at(sel),
     ) else {
-        aim.bypass_change_detection().turn = None;
+        aim.set_if_neq(Aim { turn: None, ..*aim });
         return Ok(());
     };
     egui::Area::new(egui::Id::new("turn"))
@@ -62,8 +62,6 @@ pub fn turn_buttons(
                 });
             });
         });
-    if aim.turn != turn {
-        aim.turn = turn;
-    }
+    aim.set_if_neq(Aim { turn, ..*aim });
     Ok(())
 }
