@@ -10,6 +10,7 @@ mod files;
 mod matches;
 mod out;
 mod protocol;
+mod puzzles;
 
 use clap::{Args, Parser, Subcommand};
 use khet_engine::{Color, Rules};
@@ -141,6 +142,29 @@ enum Command {
         /// A record file (RON)
         file: PathBuf,
     },
+    /// "Light the Pharaoh in N" puzzles: mine them from the engine's games, or verify a file
+    Puzzles {
+        #[command(subcommand)]
+        action: PuzzleAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum PuzzleAction {
+    /// Play games from each setup of both editions and keep the positions with one winning move
+    Mine {
+        /// Games per setup, at most
+        #[arg(long, default_value_t = 40)]
+        games: u32,
+        /// Write the puzzles (RON) here instead of printing them
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Check every puzzle of a file: a legal line, a win in exactly N, one winning first move
+    Verify {
+        /// A puzzle file (RON)
+        path: PathBuf,
+    },
 }
 
 fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failure> {
@@ -168,6 +192,12 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
         } => matches::play_match(&a, &b, games, movetime, out),
         Command::Tune { games, depth } => matches::tune(games, depth, out),
         Command::Replay { file } => commands::replay(&file, out),
+        Command::Puzzles {
+            action: PuzzleAction::Mine { games, out: file },
+        } => puzzles::mine(games, file.as_deref(), out),
+        Command::Puzzles {
+            action: PuzzleAction::Verify { path },
+        } => puzzles::verify(&path, out),
     }
 }
 

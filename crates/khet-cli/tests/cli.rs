@@ -179,8 +179,13 @@ fn every_command_has_help() {
         "match",
         "tune",
         "replay",
+        "puzzles",
+        "puzzles mine",
+        "puzzles verify",
     ] {
-        let (code, out, err) = run(&[command, "--help"]);
+        let mut args: Vec<&str> = command.split(' ').collect();
+        args.push("--help");
+        let (code, out, err) = run(&args);
         assert_eq!(code, 0, "{command}: {err}");
         assert!(out.contains("Usage: khet-engine"), "{command}: {out}");
     }
@@ -267,4 +272,51 @@ fn replay_prints_every_ply_and_reports_a_damaged_file() {
     assert_eq!(code, 2);
     assert!(err.contains("not UTF-8"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The shipped puzzles all verify: a legal line, a win in exactly N, one winning first move.
+#[test]
+fn every_shipped_puzzle_verifies() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/puzzles/puzzles.ron"
+    );
+    let (code, out, err) = run(&["puzzles", "verify", path]);
+    assert_eq!(code, 0, "{out}{err}");
+    let shipped = out.lines().filter(|l| l.starts_with("ok ")).count();
+    assert!(shipped >= 40, "{shipped} puzzles:\n{out}");
+    assert!(!out.contains("FAILED"), "{out}");
+}
+
+/// A puzzle that does not hold is named with its reason, and the command fails.
+#[test]
+fn a_wrong_puzzle_is_named() {
+    let dir = std::env::temp_dir().join(format!("khet-puzzles-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("folder");
+    let good = "(puzzle: \"\")";
+    let path = dir.join("bad.ron");
+    // j5- sends the beam off the board: it lights nothing.
+    let text = r#"(puzzles: [
+        (name: "turn the Pyramid", position: "x29/2p27//3k5P2////4K4X1 0", to_move: Silver,
+         moves: 1, solution: ["j5+"], difficulty: 1),
+        (name: "the wrong way", position: "x29/2p27//3k5P2////4K4X1 0", to_move: Silver,
+         moves: 1, solution: ["j5-"], difficulty: 1),
+    ])"#;
+    std::fs::write(&path, text).expect("written");
+    let (code, out, err) = run(&["puzzles", "verify", path.to_str().expect("path")]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.contains("ok 1: turn the Pyramid"), "{out}");
+    assert!(
+        out.contains("FAILED 2: the wrong way: the last solution move j5- lights no Pharaoh"),
+        "{out}"
+    );
+    assert!(err.contains("puzzles 2 failed"), "{err}");
+    std::fs::write(&path, good).expect("written");
+    let (code, _, err) = run(&["puzzles", "verify", path.to_str().expect("path")]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("bad.ron:1:") && err.contains("puzzle"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -63,6 +63,7 @@ pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod puzzle;
 pub mod record;
 mod ronlines;
 pub mod rules;

@@ -413,6 +413,14 @@ impl Piece {
         self.kind().orientations() > 1
     }
 
+    /// The piece as the other side's, turned half a turn: what stands on the partner square
+    /// of a symmetric setup. A half turn adds 2 to a facing or a diagonal; two-sided mirrors
+    /// map to themselves.
+    pub const fn mirrored(self) -> Piece {
+        Piece::new(self.color().other(), self.kind(), self.orientation() + 2)
+            .with_height(self.height())
+    }
+
     /// The same piece with the stack height changed (obelisks only).
     pub(crate) const fn with_height(self, height: u8) -> Piece {
         if height >= 2 {

@@ -498,10 +498,7 @@ impl Position {
         out.rules = self.rules;
         out.side = !self.side;
         for (sq, p) in self.pieces() {
-            let color = !p.color();
-            // A half turn adds 2 to a facing or a diagonal; two-sided mirrors map to themselves.
-            let turned = Piece::new(color, p.kind(), p.orientation() + 2).with_height(p.height());
-            out.put(sq.rotate_180(), Some(turned));
+            out.put(sq.rotate_180(), Some(p.mirrored()));
         }
         out
     }
