@@ -73,7 +73,15 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<HintRequested>()
         .add_systems(
             Update,
-            (stop_on_new_game, start_thinking, finish_thinking)
+            (
+                stop_on_new_game,
+                // A lesson's defender is the lesson's solver, not the computer opponent.
+                start_thinking.run_if(
+                    not(crate::lesson::in_lesson)
+                        .and_then(in_state(crate::screen::Screen::Playing)),
+                ),
+                finish_thinking,
+            )
                 .chain()
                 .run_if(has_match)
                 .in_set(crate::GameSet::Logic)

@@ -44,6 +44,13 @@ pub struct AutoplayPlugin(pub PathBuf);
 impl Plugin for AutoplayPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(Autoplay::new(self.0.clone()))
+            // The scripted run is not a first start: no tutorial offer over the board.
+            .add_systems(
+                Startup,
+                |mut offer: ResMut<crate::progress::TutorialOffer>| {
+                    offer.0 = false;
+                },
+            )
             .add_systems(
                 Update,
                 (run, crate::autoplay_tour::tour)

@@ -16,7 +16,7 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use khet_engine::Move;
 
-fn shoot(auto: &mut Autoplay, name: &str, note: String, commands: &mut Commands) {
+pub fn shoot(auto: &mut Autoplay, name: &str, note: String, commands: &mut Commands) {
     let png = auto.dir.join(format!("{name}.png"));
     let _ = std::fs::write(auto.dir.join(format!("{name}.txt")), note);
     commands
@@ -45,6 +45,7 @@ pub fn tour(
     ),
     mut aim: ResMut<Aim>,
     preview: Res<LaserPreview>,
+    mut learn: crate::autoplay_learn::Learn,
     mut commands: Commands,
     mut exit: MessageWriter<AppExit>,
 ) {
@@ -158,11 +159,11 @@ pub fn tour(
             shoot(&mut auto, "09-preview", note, &mut commands);
             auto.step = 19;
         }
-        _ => finish(&mut auto, &mut exit),
+        _ => crate::autoplay_learn::learn(&mut auto, &mut commands, &mut exit, &mut learn),
     }
 }
 
-fn finish(auto: &mut Autoplay, exit: &mut MessageWriter<AppExit>) {
+pub fn finish(auto: &mut Autoplay, exit: &mut MessageWriter<AppExit>) {
     if auto.saved.iter().all(|p| p.exists()) {
         let secs = auto.started.map_or(1.0, |s| s.elapsed().as_secs_f64());
         let fps = f64::from(auto.frames) / secs;

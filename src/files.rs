@@ -33,6 +33,46 @@ pub fn read_bounded(path: &Path, max: usize) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Reads one of the player's small files (settings, progress) with `parse`: the value, or the
+/// default when there is no file yet, and a notice when the file could not be read or was
+/// damaged. A damaged file is kept beside it as `….damaged` (the original stays until the
+/// player's next change overwrites it); `what` says what the game does instead.
+pub fn read_or_default<T: Default>(
+    path: &Path,
+    max: usize,
+    what: &str,
+    parse: impl FnOnce(&[u8], &str) -> Result<T, String>,
+) -> (T, Option<String>) {
+    let name = path.display().to_string();
+    let bytes = match read_bounded(path, max) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (T::default(), None),
+        Err(e) => {
+            return (
+                T::default(),
+                Some(format!("{name}: cannot read ({e}). {what}.")),
+            );
+        }
+    };
+    match parse(&bytes, &name) {
+        Ok(value) => (value, None),
+        Err(reason) => {
+            let file_name = path
+                .file_name()
+                .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+            let kept = path.with_file_name(format!("{file_name}.damaged"));
+            let note = match std::fs::write(&kept, &bytes) {
+                Ok(()) => format!("kept as {}", kept.display()),
+                Err(e) => format!("could not keep a copy: {e}"),
+            };
+            (
+                T::default(),
+                Some(format!("{reason}. {what}; the damaged file is {note}.")),
+            )
+        }
+    }
+}
+
 /// The temporary file a write of `path` goes through.
 pub fn temporary(path: &Path) -> PathBuf {
     let name = path

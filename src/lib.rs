@@ -10,13 +10,18 @@ use bevy::prelude::*;
 
 pub mod ai;
 pub mod autoplay;
+pub mod autoplay_learn;
 pub mod autoplay_tour;
 pub mod board;
 pub mod clock;
+pub mod editor;
+pub mod fairness;
 pub mod files;
 pub mod laser_preview;
+pub mod lesson;
 pub mod news;
 pub mod pieces;
+pub mod progress;
 pub mod replay;
 pub mod saves;
 pub mod screen;
@@ -24,6 +29,7 @@ pub mod selection;
 pub mod settings;
 pub mod setups;
 pub mod state;
+pub mod tutorial;
 pub mod view;
 
 /// The order of the game's work in a frame.
@@ -62,10 +68,13 @@ impl Plugin for CorePlugin {
         clock::plugin(app);
         ai::plugin(app);
         laser_preview::plugin(app);
+        progress::plugin(app);
+        lesson::plugin(app);
         saves::plugin(app);
         replay::plugin(app);
         pieces::plugin(app);
         setups::plugin(app);
+        editor::plugin(app);
     }
 }
 

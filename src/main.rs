@@ -46,16 +46,21 @@ fn main() -> AppExit {
 /// platform's folders (`$KHET_CONFIG`, `$KHET_DATA` override them).
 fn game_app(folder: Option<&std::path::Path>) -> App {
     let mut app = App::new();
-    let (settings, saves) = match folder {
+    let (settings, saves, progress) = match folder {
         Some(f) => (
             Some(khet::settings::SettingsFile::new(f.join("settings.ron"))),
             Some(khet::saves::SaveDir(f.join("games"))),
+            Some(khet::progress::ProgressFile(f.join("progress.ron"))),
         ),
         None => (
             khet::settings::SettingsFile::standard(),
             khet::saves::SaveDir::standard(),
+            khet::progress::ProgressFile::standard(),
         ),
     };
+    if let Some(p) = progress {
+        app.insert_resource(p);
+    }
     if let Some(s) = settings {
         app.insert_resource(s);
     }

@@ -285,7 +285,7 @@ fn autosave(
     let changed = applied.read().count() + ended.read().count() + undone.read().count() > 0;
     let Some(dir) = dir else { return };
     // A game without a move is not worth a file, unless it has one already (all taken back).
-    if !changed || (m.game.turns().is_empty() && m.file.is_none()) {
+    if !changed || m.spec.lesson || (m.game.turns().is_empty() && m.file.is_none()) {
         return;
     }
     if let Err(e) = write(&mut m, clocks.as_deref(), &dir.0, None) {

@@ -14,6 +14,10 @@ pub enum Screen {
     Replay,
     /// The player's settings.
     Settings,
+    /// The tutorial's steps and the puzzles.
+    Learn,
+    /// The setup editor.
+    Editor,
 }
 
 /// Go to another screen.

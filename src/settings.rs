@@ -153,35 +153,12 @@ impl SettingsFile {
 /// Reads the settings file: the settings, and a notice if the file was damaged (then kept as
 /// `….damaged`). A missing file is no news.
 pub fn load(path: &std::path::Path) -> (Settings, Option<String>) {
-    let name = path.display().to_string();
-    let bytes = match crate::files::read_bounded(path, MAX_SETTINGS_BYTES) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Settings::default(), None),
-        Err(e) => {
-            return (
-                Settings::default(),
-                Some(format!(
-                    "{name}: cannot read ({e}); using the default settings."
-                )),
-            );
-        }
-    };
-    match Settings::from_bytes(&bytes, &name) {
-        Ok(s) => (s, None),
-        Err(reason) => {
-            let kept = path.with_file_name("settings.ron.damaged");
-            let note = match std::fs::write(&kept, &bytes) {
-                Ok(()) => format!("kept as {}", kept.display()),
-                Err(e) => format!("could not keep a copy: {e}"),
-            };
-            (
-                Settings::default(),
-                Some(format!(
-                    "{reason}. Using the default settings; the damaged file is {note}."
-                )),
-            )
-        }
-    }
+    crate::files::read_or_default(
+        path,
+        MAX_SETTINGS_BYTES,
+        "Using the default settings",
+        Settings::from_bytes,
+    )
 }
 
 pub(super) fn plugin(app: &mut App) {

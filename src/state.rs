@@ -95,6 +95,8 @@ pub struct NewGameSpec {
     /// Moves already played from the setup (a resumed game, or "continue from here"), and the
     /// clocks as they stood then.
     pub resume: Option<Resume>,
+    /// A tutorial step or a puzzle ([`crate::lesson`]): no autosave, no computer opponent.
+    pub lesson: bool,
 }
 
 impl NewGameSpec {
@@ -107,6 +109,7 @@ impl NewGameSpec {
             mode: Mode::Casual,
             clock: None,
             resume: None,
+            lesson: false,
         }
     }
 }

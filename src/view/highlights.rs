@@ -29,7 +29,12 @@ struct HighlightAssets {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Hovered>()
         .add_systems(Startup, make_assets)
-        .add_systems(Update, refresh.in_set(crate::GameSet::View));
+        .add_systems(
+            Update,
+            refresh
+                .run_if(not(in_state(crate::screen::Screen::Editor)))
+                .in_set(crate::GameSet::View),
+        );
 }
 
 fn glow(

@@ -6,6 +6,7 @@ use bevy::prelude::*;
 pub mod beam;
 pub mod best_move;
 pub mod camera;
+pub mod editor_marks;
 pub mod highlights;
 pub mod input;
 pub mod models;
@@ -27,6 +28,7 @@ impl Plugin for ViewPlugin {
         beam::plugin(app);
         best_move::plugin(app);
         highlights::plugin(app);
+        editor_marks::plugin(app);
         input::plugin(app);
         panels::plugin(app);
         preview_beam::plugin(app);

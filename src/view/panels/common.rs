@@ -31,9 +31,19 @@ pub fn root(ctx: &egui::Context, space: &PanelSpace, id: &'static str) -> egui::
 
 /// Shows a side panel on the left and takes its width from the free space.
 pub fn side_panel(ctx: &egui::Context, space: &mut PanelSpace, add: impl FnOnce(&mut egui::Ui)) {
+    wide_side_panel(ctx, space, 300.0, add);
+}
+
+/// [`side_panel`] of a chosen width, for screens with more to list.
+pub fn wide_side_panel(
+    ctx: &egui::Context,
+    space: &mut PanelSpace,
+    width: f32,
+    add: impl FnOnce(&mut egui::Ui),
+) {
     let mut root = root(ctx, space, "side");
     let panel = egui::Panel::left("side")
-        .default_size(300.0)
+        .default_size(width)
         .resizable(false)
         .show(&mut root, add);
     space.free.min.x += panel.response.rect.width();
@@ -45,6 +55,8 @@ pub fn nav(ui: &mut egui::Ui, here: Screen, go: &mut MessageWriter<GoTo>) {
         ui.heading("Khet");
         for (screen, label) in [
             (Screen::Playing, "Game"),
+            (Screen::Learn, "Learn"),
+            (Screen::Editor, "Editor"),
             (Screen::Open, "Open"),
             (Screen::Settings, "Settings"),
         ] {

@@ -23,7 +23,8 @@ pub(super) fn plugin(app: &mut App) {
             .run_if(
                 in_state(Screen::Playing)
                     .and_then(has_match)
-                    .and_then(resource_equals(SideTab::Game)),
+                    .and_then(resource_equals(SideTab::Game))
+                    .and_then(not(crate::lesson::in_lesson)),
             )
             .in_set(PanelSet::Side),
     );

@@ -12,10 +12,15 @@ pub use common::*;
 
 pub mod clock_faces;
 pub mod draw_offer;
+pub mod editor_palette;
+pub mod editor_panel;
+pub mod editor_report;
 pub mod evaluation;
 pub mod game_over;
 pub mod game_panel;
 pub mod labels;
+pub mod learn;
+pub mod lesson_panel;
 pub mod moves;
 pub mod new_game;
 pub mod notices;
@@ -34,6 +39,7 @@ pub mod table_buttons;
 pub mod to_move;
 pub mod tools;
 pub mod turn_buttons;
+pub mod tutorial_offer;
 
 /// The part of the window (logical points) not yet taken by a panel this frame.
 #[derive(Resource, Clone, Copy, Debug)]
@@ -76,16 +82,20 @@ pub(super) fn plugin(app: &mut App) {
             labels::labels,
             turn_buttons::turn_buttons,
             clock_faces::clocks,
-            game_over::game_over,
+            game_over::game_over.run_if(not(crate::lesson::in_lesson)),
             draw_offer::draw_offer,
             save_as::save_as,
             notices::resume_offer,
             notices::notices,
+            tutorial_offer::tutorial_offer,
         )
             .run_if(has_match)
             .in_set(PanelSet::Overlays),
     );
     game_panel::plugin(app);
+    learn::plugin(app);
+    editor_panel::plugin(app);
+    lesson_panel::plugin(app);
     new_game::plugin(app);
     open_games::plugin(app);
     replay_panel::plugin(app);

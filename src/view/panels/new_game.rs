@@ -79,6 +79,7 @@ fn panel(
                     mode: choice.mode,
                     clock: choice.clock,
                     resume: None,
+                    lesson: false,
                 }));
                 *tab = SideTab::Game;
             }

@@ -2,7 +2,7 @@
 //! unfinished one, watch any, delete one (after asking). A damaged file is listed with its
 //! `file:line: reason` and offered nothing.
 
-use super::{PanelSet, PanelSpace, nav, root};
+use super::{PanelSet, PanelSpace, nav, wide_side_panel};
 use crate::replay::Watch;
 use crate::saves::{DeleteSave, SavedGames};
 use crate::screen::{GoTo, Screen};
@@ -31,80 +31,74 @@ fn panel(
     mut asking: Local<Option<PathBuf>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
-    let mut root = root(&ctx, &space, "open");
-    let panel = egui::Panel::left("side")
-        .default_size(470.0)
-        .resizable(false)
-        .show(&mut root, |ui| {
-            nav(ui, Screen::Open, &mut go);
-            ui.horizontal(|ui| {
-                ui.label(format!("{} saved games", games.0.len()));
-                let paste = ui.button("Watch pasted");
-                if paste
-                    .on_hover_text("Replay a protocol line or position string from the clipboard")
-                    .clicked()
-                {
-                    let text = clipboard.get_text().unwrap_or_default();
-                    match crate::saves::game_from_text(&text, khet_engine::Rules::default()) {
-                        Ok(game) => {
-                            watch.write(Watch {
-                                game,
-                                name: "Pasted".into(),
-                                back_to: None,
-                            });
-                        }
-                        Err(e) => {
-                            news.write(crate::news::News::PasteFailed(e));
-                        }
+    wide_side_panel(&ctx, &mut space, 470.0, |ui| {
+        nav(ui, Screen::Open, &mut go);
+        ui.horizontal(|ui| {
+            ui.label(format!("{} saved games", games.0.len()));
+            let paste = ui.button("Watch pasted");
+            if paste
+                .on_hover_text("Replay a protocol line or position string from the clipboard")
+                .clicked()
+            {
+                let text = clipboard.get_text().unwrap_or_default();
+                match crate::saves::game_from_text(&text, khet_engine::Rules::default()) {
+                    Ok(game) => {
+                        watch.write(Watch {
+                            game,
+                            name: "Pasted".into(),
+                            back_to: None,
+                        });
+                    }
+                    Err(e) => {
+                        news.write(crate::news::News::PasteFailed(e));
                     }
                 }
-            });
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                for entry in &games.0 {
-                    ui.group(|ui| {
-                        let name = entry
-                            .path
-                            .file_stem()
-                            .map(|s| s.to_string_lossy().into_owned())
-                            .unwrap_or_default();
-                        ui.label(egui::RichText::new(name).strong());
-                        match &entry.game {
-                            Ok(saved) => {
-                                ui.label(super::save_entry::summary(saved));
-                                if let Some(action) =
-                                    super::save_entry::buttons(ui, entry, saved, &mut asking)
-                                {
-                                    match action {
-                                        super::save_entry::Action::Continue => {
-                                            new_game
-                                                .write(NewGameRequested(saved.spec(&entry.path)));
-                                            go.write(GoTo(Screen::Playing));
-                                        }
-                                        super::save_entry::Action::Watch => {
-                                            watch.write(Watch {
-                                                game: saved.game.clone(),
-                                                name: saved.record.setup.clone(),
-                                                back_to: None,
-                                            });
-                                        }
-                                        super::save_entry::Action::Delete => {
-                                            delete.write(DeleteSave(entry.path.clone()));
-                                        }
+            }
+        });
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            for entry in &games.0 {
+                ui.group(|ui| {
+                    let name = entry
+                        .path
+                        .file_stem()
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    ui.label(egui::RichText::new(name).strong());
+                    match &entry.game {
+                        Ok(saved) => {
+                            ui.label(super::save_entry::summary(saved));
+                            if let Some(action) =
+                                super::save_entry::buttons(ui, entry, saved, &mut asking)
+                            {
+                                match action {
+                                    super::save_entry::Action::Continue => {
+                                        new_game.write(NewGameRequested(saved.spec(&entry.path)));
+                                        go.write(GoTo(Screen::Playing));
+                                    }
+                                    super::save_entry::Action::Watch => {
+                                        watch.write(Watch {
+                                            game: saved.game.clone(),
+                                            name: saved.record.setup.clone(),
+                                            back_to: None,
+                                        });
+                                    }
+                                    super::save_entry::Action::Delete => {
+                                        delete.write(DeleteSave(entry.path.clone()));
                                     }
                                 }
                             }
-                            Err(e) => {
-                                ui.label(
-                                    egui::RichText::new(format!("⚠ {e}"))
-                                        .small()
-                                        .color(egui::Color32::from_rgb(230, 150, 90)),
-                                );
-                            }
                         }
-                    });
-                }
-            });
+                        Err(e) => {
+                            ui.label(
+                                egui::RichText::new(format!("⚠ {e}"))
+                                    .small()
+                                    .color(egui::Color32::from_rgb(230, 150, 90)),
+                            );
+                        }
+                    }
+                });
+            }
         });
-    space.free.min.x += panel.response.rect.width();
+    });
     Ok(())
 }

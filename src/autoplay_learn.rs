@@ -1,0 +1,130 @@
+//! The last part of the scripted run: a tutorial step missed (with its reason), a puzzle with
+//! its hint, the setup editor with a problem marked, and the fairness report.
+
+use crate::autoplay::Autoplay;
+use crate::autoplay_tour::{finish, shoot};
+use crate::editor::{Edit, Editor};
+use crate::fairness::{Batch, CheckFairness, Fairness};
+use crate::lesson::{Lesson, LessonAction, LessonKind, PuzzleShelf, StartLesson, Verdict};
+use crate::state::{Match, MoveRequested, Phase, Show};
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use khet_engine::{Color as Side, Diagonal, Piece, Square};
+
+/// What the last part reads and writes.
+#[derive(SystemParam)]
+pub struct Learn<'w> {
+    m: Option<Res<'w, Match>>,
+    show: Res<'w, Show>,
+    lesson: Option<Res<'w, Lesson>>,
+    shelf: Res<'w, PuzzleShelf>,
+    editor: Res<'w, Editor>,
+    fairness: Res<'w, Fairness>,
+    start: MessageWriter<'w, StartLesson>,
+    lesson_actions: MessageWriter<'w, LessonAction>,
+    moves: MessageWriter<'w, MoveRequested>,
+    edits: MessageWriter<'w, Edit>,
+    fair: MessageWriter<'w, CheckFairness>,
+    go: MessageWriter<'w, crate::screen::GoTo>,
+}
+
+/// The tutorial step shown: the Scarab's swap, missed by a turn.
+const STEP: usize = 5;
+
+pub fn learn(
+    auto: &mut Autoplay,
+    commands: &mut Commands,
+    exit: &mut MessageWriter<AppExit>,
+    l: &mut Learn,
+) {
+    let idle = l.show.phase == Phase::Idle;
+    let Some(m) = l.m.as_deref() else { return };
+    match auto.step {
+        19 => {
+            l.start.write(StartLesson(LessonKind::Tutorial(STEP)));
+            auto.step = 20;
+            auto.wait = 4;
+        }
+        20 => {
+            let step = &crate::tutorial::STEPS[STEP];
+            if let Ok(mv) = m.game.position().parse_move(step.misses) {
+                l.moves.write(MoveRequested(mv));
+            }
+            auto.step = 21;
+        }
+        21 => {
+            if let Some(Verdict::Missed(why)) = l.lesson.as_ref().map(|x| &x.verdict)
+                && idle
+            {
+                shoot(auto, "10-tutorial", format!("missed {why}\n"), commands);
+                auto.step = 22;
+                auto.wait = 2;
+            }
+        }
+        22 => {
+            let two = l.shelf.0.iter().position(|p| p.moves == 2).unwrap_or(0);
+            l.start.write(StartLesson(LessonKind::Puzzle(two)));
+            auto.step = 23;
+            auto.wait = 4;
+        }
+        23 => {
+            l.lesson_actions.write(LessonAction::Hint);
+            auto.step = 24;
+            auto.wait = 6;
+        }
+        24 => {
+            let name = l.lesson.as_ref().map(|x| x.kind);
+            shoot(auto, "11-puzzle", format!("puzzle {name:?}\n"), commands);
+            l.go.write(crate::screen::GoTo(crate::screen::Screen::Editor));
+            auto.step = 25;
+            auto.wait = 3;
+        }
+        25 => {
+            // A Silver Pyramid on a Red square (and, symmetric, its Red twin on a Silver one).
+            let a4: Square = "a4".parse().unwrap_or(Square::ALL[0]);
+            l.edits
+                .write(Edit::Place(a4, Piece::pyramid(Side::Silver, Diagonal::NE)));
+            l.edits.write(Edit::Fire(Side::Silver));
+            auto.step = 26;
+            auto.wait = 8;
+        }
+        26 => {
+            let problems: Vec<String> = l.editor.problems.iter().map(ToString::to_string).collect();
+            let squares: Vec<String> = l
+                .editor
+                .problems
+                .iter()
+                .flat_map(khet_engine::Problem::squares)
+                .map(|s| s.to_string())
+                .collect();
+            let note = format!(
+                "problems {}\nsquares {}\n",
+                problems.join(" | "),
+                squares.join(" ")
+            );
+            shoot(auto, "12-editor", note, commands);
+            l.edits.write(Edit::Undo);
+            auto.step = 27;
+            auto.wait = 2;
+        }
+        27 => {
+            l.fair.write(CheckFairness(Batch {
+                games: 4,
+                max_plies: 60,
+            }));
+            auto.step = 28;
+            auto.wait = 2;
+        }
+        28 => {
+            if let Fairness::Done { report, .. } = &*l.fairness {
+                let note = format!(
+                    "fair games {} score {:.2} margin {:.2}\n",
+                    report.games, report.silver_score, report.margin
+                );
+                shoot(auto, "13-fairness", note, commands);
+                auto.step = 29;
+            }
+        }
+        _ => finish(auto, exit),
+    }
+}

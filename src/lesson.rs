@@ -1,0 +1,334 @@
+//! Lessons at the table: a tutorial step or a puzzle is a casual game from a small position
+//! with a goal. The player moves as in any game; this module judges each move:
+//! - a tutorial step by its shot ([`crate::tutorial::Goal`]); a miss says where the beam went;
+//! - a puzzle with the engine's exact solver: after each of the player's moves the defender
+//!   answers with its best reply, found on the async pool. A reply that escapes is the
+//!   refutation of a wrong move, played on the board.
+//!
+//! The computer opponent, the clock, autosave and the game-over window stay out of lessons.
+
+use crate::news::News;
+use crate::progress::Progress;
+use crate::screen::{GoTo, Screen};
+use crate::state::{
+    Match, MoveApplied, NewGameRequested, NewGameSpec, Player, Show, Undone, has_match,
+};
+use crate::tutorial::{STEPS, why_missed};
+use bevy::prelude::*;
+use bevy::tasks::futures::check_ready;
+use bevy::tasks::{AsyncComputeTaskPool, Task};
+use khet_engine::puzzle::{Defence, Puzzle, PuzzleBook, Solver};
+use khet_engine::{Color as Side, GameResult, Level, Move, Position, Setup};
+
+/// The shipped puzzles (`assets/puzzles/puzzles.ron`, checked by `khet-engine puzzles verify`
+/// in the tests), built into the game so they are always there.
+const PUZZLES: &str = include_str!("../assets/puzzles/puzzles.ron");
+
+/// The puzzles on offer.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct PuzzleShelf(pub Vec<Puzzle>);
+
+impl PuzzleShelf {
+    pub fn shipped() -> PuzzleShelf {
+        match PuzzleBook::from_bytes(PUZZLES.as_bytes(), "assets/puzzles/puzzles.ron") {
+            Ok(book) => PuzzleShelf(book.puzzles),
+            Err(e) => unreachable!("the shipped puzzles are checked by the tests: {e}"),
+        }
+    }
+}
+
+/// Which lesson.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LessonKind {
+    Tutorial(usize),
+    Puzzle(usize),
+}
+
+/// Where the player stands in the lesson.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Trying,
+    /// The defender is finding its reply.
+    Answering,
+    Solved,
+    /// Why the move missed; the board shows the shot (and, in a puzzle, the refutation).
+    Missed(String),
+}
+
+/// The lesson on the table.
+#[derive(Resource)]
+pub struct Lesson {
+    pub kind: LessonKind,
+    pub solver: Side,
+    pub verdict: Verdict,
+    reply: Option<Task<Option<Defence>>>,
+    ready: Option<Defence>,
+}
+
+/// Start (or restart) a lesson.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct StartLesson(pub LessonKind);
+
+/// What the lesson panel asks.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LessonAction {
+    /// Start this lesson again.
+    Retry,
+    /// The next step or puzzle.
+    Next,
+    /// Show the move to make.
+    Hint,
+    /// Leave for a casual game of Classic.
+    Leave,
+}
+
+/// Whether a lesson is on (run condition).
+pub fn in_lesson(lesson: Option<Res<Lesson>>) -> bool {
+    lesson.is_some()
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.insert_resource(PuzzleShelf::shipped())
+        .add_message::<StartLesson>()
+        .add_message::<LessonAction>()
+        .add_systems(
+            Update,
+            (actions, start).chain().in_set(crate::GameSet::Input),
+        )
+        .add_systems(Update, forget.in_set(crate::GameSet::Logic))
+        .add_systems(
+            Update,
+            (judge, answer)
+                .chain()
+                .run_if(has_match.and_then(in_lesson))
+                .after(crate::state::Flow)
+                .in_set(crate::GameSet::Logic),
+        );
+}
+
+/// The game a lesson starts from: the player against the lesson's defender.
+fn spec(name: &str, start: Position) -> NewGameSpec {
+    let solver = start.side_to_move();
+    let mut players = [Player::Person, Player::Person];
+    players[solver.other().index()] = Player::Computer(Level::Master);
+    NewGameSpec {
+        rules: start.rules(),
+        lesson: true,
+        ..NewGameSpec::casual(
+            Setup {
+                name: name.to_string(),
+                edition: start.edition(),
+                description: String::new(),
+                position: start,
+            },
+            players,
+        )
+    }
+}
+
+fn start(
+    mut starts: MessageReader<StartLesson>,
+    shelf: Res<PuzzleShelf>,
+    mut new_game: MessageWriter<NewGameRequested>,
+    mut go: MessageWriter<GoTo>,
+    mut news: MessageWriter<News>,
+    mut hint: ResMut<crate::ai::Hint>,
+    mut commands: Commands,
+) {
+    let Some(&StartLesson(kind)) = starts.read().last() else {
+        return;
+    };
+    let (name, start) = match kind {
+        LessonKind::Tutorial(i) => match STEPS.get(i) {
+            Some(step) => (format!("Tutorial {}: {}", i + 1, step.title), step.start()),
+            None => return,
+        },
+        LessonKind::Puzzle(i) => match shelf.0.get(i).map(|p| (p, p.start())) {
+            Some((p, Ok(start))) => (p.name.clone(), start),
+            Some((p, Err(e))) => {
+                news.write(News::Refused(format!("{}: {e}", p.name)));
+                return;
+            }
+            None => return,
+        },
+    };
+    hint.0 = None;
+    new_game.write(NewGameRequested(spec(&name, start)));
+    commands.insert_resource(Lesson {
+        kind,
+        solver: start.side_to_move(),
+        verdict: Verdict::Trying,
+        reply: None,
+        ready: None,
+    });
+    go.write(GoTo(Screen::Playing));
+}
+
+/// Any other new game ends the lesson.
+fn forget(mut new_games: MessageReader<NewGameRequested>, mut commands: Commands) {
+    if new_games.read().last().is_some_and(|g| !g.0.lesson) {
+        commands.remove_resource::<Lesson>();
+    }
+}
+
+fn actions(
+    mut actions: MessageReader<LessonAction>,
+    lesson: Option<Res<Lesson>>,
+    m: Option<Res<Match>>,
+    shelf: Res<PuzzleShelf>,
+    mut starts: MessageWriter<StartLesson>,
+    mut new_game: MessageWriter<NewGameRequested>,
+    mut hint: ResMut<crate::ai::Hint>,
+    mut commands: Commands,
+) {
+    let (Some(lesson), Some(m)) = (lesson, m) else {
+        actions.clear();
+        return;
+    };
+    for action in actions.read() {
+        match action {
+            LessonAction::Retry => {
+                starts.write(StartLesson(lesson.kind));
+            }
+            LessonAction::Next => {
+                let next = match lesson.kind {
+                    LessonKind::Tutorial(i) if i + 1 < STEPS.len() => LessonKind::Tutorial(i + 1),
+                    LessonKind::Puzzle(i) if i + 1 < shelf.0.len() => LessonKind::Puzzle(i + 1),
+                    _ => continue,
+                };
+                starts.write(StartLesson(next));
+            }
+            LessonAction::Hint => {
+                if let Some(mv) = next_move(&lesson, &m, &shelf) {
+                    hint.0 = Some((*m.game.position(), mv));
+                }
+            }
+            LessonAction::Leave => {
+                commands.remove_resource::<Lesson>();
+                if let Ok(setup) = Setup::builtin("khet2/classic") {
+                    let players = [Player::Person, Player::Computer(Level::Casual)];
+                    new_game.write(NewGameRequested(NewGameSpec::casual(setup, players)));
+                }
+            }
+        }
+    }
+}
+
+/// The move that solves the lesson from here: the step's move, or the puzzle's next solution
+/// move while the player has followed it (else the solver's winning move).
+fn next_move(lesson: &Lesson, m: &Match, shelf: &PuzzleShelf) -> Option<Move> {
+    let position = m.game.position();
+    if position.side_to_move() != lesson.solver || m.game.is_over() {
+        return None;
+    }
+    match lesson.kind {
+        LessonKind::Tutorial(i) => position.parse_move(STEPS.get(i)?.intended).ok(),
+        LessonKind::Puzzle(i) => {
+            let puzzle = shelf.0.get(i)?;
+            let played: Vec<Move> = m.game.turns().iter().map(|t| t.mv).collect();
+            let line = puzzle.solution_moves().ok()?;
+            if line.starts_with(&played) {
+                return line.get(played.len()).copied();
+            }
+            let left = puzzle.moves - played.len().div_ceil(2) as u32;
+            let mut solver = Solver::with_limit(2_000_000);
+            solver.winning_moves(position, left).ok()?.first().copied()
+        }
+    }
+}
+
+/// Judges each of the player's moves as it is made.
+fn judge(
+    mut applied: MessageReader<MoveApplied>,
+    mut undone: MessageReader<Undone>,
+    mut lesson: ResMut<Lesson>,
+    m: Res<Match>,
+    shelf: Res<PuzzleShelf>,
+    mut progress: ResMut<Progress>,
+) {
+    if undone.read().count() > 0 {
+        lesson.verdict = Verdict::Trying;
+        lesson.reply = None;
+        lesson.ready = None;
+    }
+    for MoveApplied { turn, fired_on } in applied.read() {
+        if turn.color != lesson.solver {
+            continue;
+        }
+        let won = matches!(m.game.result(), Some(GameResult::Win { winner, .. }) if winner == lesson.solver);
+        match lesson.kind {
+            LessonKind::Tutorial(i) => {
+                let Some(step) = STEPS.get(i) else { continue };
+                lesson.verdict = if step.goal.reached_by(&turn.shot) {
+                    progress.tutorial.insert(i);
+                    Verdict::Solved
+                } else {
+                    Verdict::Missed(why_missed(&turn.shot, fired_on))
+                };
+            }
+            LessonKind::Puzzle(i) => {
+                let Some(puzzle) = shelf.0.get(i) else {
+                    continue;
+                };
+                let made = m
+                    .game
+                    .turns()
+                    .iter()
+                    .filter(|t| t.color == lesson.solver)
+                    .count() as u32;
+                lesson.verdict = if won {
+                    progress.puzzles.insert(puzzle.position.clone());
+                    Verdict::Solved
+                } else if m.game.is_over() {
+                    Verdict::Missed(format!("{}. Try again.", ending(m.game.result())))
+                } else if made >= puzzle.moves {
+                    Verdict::Missed(format!(
+                        "That was your last move, and the Pharaoh is not lit: a win in {} needs \
+                         another first move or another line. Try again.",
+                        puzzle.moves
+                    ))
+                } else {
+                    let position = *m.game.position();
+                    let left = puzzle.moves - made;
+                    lesson.reply = Some(AsyncComputeTaskPool::get().spawn(async move {
+                        Solver::default().defence(&position, left).ok().flatten()
+                    }));
+                    Verdict::Answering
+                };
+            }
+        }
+    }
+}
+
+fn ending(result: Option<GameResult>) -> String {
+    result.map_or_else(|| "The game ended".to_string(), |r| r.to_string())
+}
+
+/// Plays the defender's reply once it is found and the board is at rest.
+fn answer(
+    mut lesson: ResMut<Lesson>,
+    show: Res<Show>,
+    mut moves: MessageWriter<crate::state::MoveRequested>,
+) {
+    if let Some(task) = lesson.reply.as_mut()
+        && let Some(found) = check_ready(task)
+    {
+        lesson.reply = None;
+        match found {
+            Some(d) => lesson.ready = Some(d),
+            None => lesson.verdict = Verdict::Missed("The defender has no move.".into()),
+        }
+    }
+    if !show.is_idle() {
+        return;
+    }
+    let Some(d) = lesson.ready.take() else { return };
+    moves.write(crate::state::MoveRequested(d.reply));
+    lesson.verdict = match d.solver_needs {
+        None => Verdict::Missed(format!(
+            "The defender answers {} and escapes: there is no forced win from here. Try again.",
+            d.reply
+        )),
+        Some(_) => Verdict::Trying,
+    };
+}
