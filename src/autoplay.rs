@@ -53,7 +53,11 @@ impl Plugin for AutoplayPlugin {
             )
             .add_systems(
                 Update,
-                (run, crate::autoplay_tour::tour)
+                (
+                    run,
+                    crate::autoplay_tour::tour,
+                    crate::autoplay_learn::learn,
+                )
                     .chain()
                     .in_set(crate::GameSet::Input),
             );

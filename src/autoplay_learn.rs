@@ -11,7 +11,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use khet_engine::{Color as Side, Diagonal, Piece, Square};
 
-/// What the last part reads and writes.
+/// What the last part reads and writes besides the run's own state.
 #[derive(SystemParam)]
 pub struct Learn<'w> {
     m: Option<Res<'w, Match>>,
@@ -32,11 +32,16 @@ pub struct Learn<'w> {
 const STEP: usize = 5;
 
 pub fn learn(
-    auto: &mut Autoplay,
-    commands: &mut Commands,
-    exit: &mut MessageWriter<AppExit>,
-    l: &mut Learn,
+    mut auto: ResMut<Autoplay>,
+    mut commands: Commands,
+    mut exit: MessageWriter<AppExit>,
+    mut l: Learn,
 ) {
+    if auto.step < 19 || auto.wait > 0 {
+        return;
+    }
+    let auto = &mut *auto;
+    let commands = &mut commands;
     let idle = l.show.phase == Phase::Idle;
     let Some(m) = l.m.as_deref() else { return };
     match auto.step {
@@ -103,28 +108,32 @@ pub fn learn(
                 squares.join(" ")
             );
             shoot(auto, "12-editor", note, commands);
-            l.edits.write(Edit::Undo);
             auto.step = 27;
-            auto.wait = 2;
+            auto.wait = 4;
         }
         27 => {
-            l.fair.write(CheckFairness(Batch {
-                games: 4,
-                max_plies: 60,
-            }));
+            l.edits.write(Edit::Undo);
             auto.step = 28;
             auto.wait = 2;
         }
         28 => {
+            l.fair.write(CheckFairness(Batch {
+                games: 4,
+                max_plies: 60,
+            }));
+            auto.step = 29;
+            auto.wait = 2;
+        }
+        29 => {
             if let Fairness::Done { report, .. } = &*l.fairness {
                 let note = format!(
                     "fair games {} score {:.2} margin {:.2}\n",
                     report.games, report.silver_score, report.margin
                 );
                 shoot(auto, "13-fairness", note, commands);
-                auto.step = 29;
+                auto.step = 30;
             }
         }
-        _ => finish(auto, exit),
+        _ => finish(auto, &mut exit),
     }
 }

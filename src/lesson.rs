@@ -252,10 +252,18 @@ fn judge(
         lesson.ready = None;
     }
     for MoveApplied { turn, fired_on } in applied.read() {
+        let won = matches!(m.game.result(), Some(GameResult::Win { winner, .. }) if winner == lesson.solver);
         if turn.color != lesson.solver {
+            // Only a defender with nothing better lights its own Pharaoh.
+            if won
+                && let LessonKind::Puzzle(i) = lesson.kind
+                && let Some(p) = shelf.0.get(i)
+            {
+                progress.puzzles.insert(p.position.clone());
+                lesson.verdict = Verdict::Solved;
+            }
             continue;
         }
-        let won = matches!(m.game.result(), Some(GameResult::Win { winner, .. }) if winner == lesson.solver);
         match lesson.kind {
             LessonKind::Tutorial(i) => {
                 let Some(step) = STEPS.get(i) else { continue };

@@ -19,6 +19,9 @@ fn main() -> AppExit {
             bench_frames();
             AppExit::Success
         }
+        Some("--bench-fairness") => {
+            bench_fairness(args.get(1).map_or("khet2/classic", String::as_str))
+        }
         Some("--autoplay") => {
             let Some(dir) = args.get(1) else {
                 eprintln!("error: --autoplay needs a folder for the screenshots");
@@ -35,7 +38,9 @@ fn main() -> AppExit {
             app.run()
         }
         Some(other) => {
-            eprintln!("error: unknown argument '{other}' (known: --autoplay DIR, --bench-frames)");
+            eprintln!(
+                "error: unknown argument '{other}' (known: --autoplay DIR, --bench-frames, --bench-fairness [SETUP])"
+            );
             AppExit::error()
         }
         None => game_app(None).run(),
@@ -146,4 +151,36 @@ fn bench_frames_with(single_threaded: bool) {
         pct(0.99),
         pct(1.0)
     );
+}
+
+/// The editor's "Is it fair?" batch (32 games of at most 150 plies) from a built-in setup,
+/// timed, on this thread.
+fn bench_fairness(name: &str) -> AppExit {
+    let setup = match khet_engine::Setup::builtin(name) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return AppExit::error();
+        }
+    };
+    let started = std::time::Instant::now();
+    let done = std::sync::atomic::AtomicU32::new(0);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let batch = khet::fairness::Batch::default();
+    let r = khet::fairness::measure(setup.position, batch, &done, &stop);
+    println!(
+        "{name}: {} games in {:.1} s; Silver {:.0} % ± {:.0} (+{} ={} -{}), {:.0} plies on average, {} decided by ply 12, perft(1) {} perft(2) {}",
+        r.games,
+        started.elapsed().as_secs_f64(),
+        100.0 * r.silver_score,
+        100.0 * r.margin,
+        r.silver_wins,
+        r.draws,
+        r.red_wins,
+        r.mean_plies,
+        r.decided_early,
+        r.perft1,
+        r.perft2
+    );
+    AppExit::Success
 }

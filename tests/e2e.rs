@@ -304,6 +304,51 @@ fn the_real_window_shows_the_game() {
     let preview = note.lines.get("preview").expect("the preview is noted");
     assert_ne!(preview, "none", "no laser preview while aiming a move");
 
+    // 10–13. Learning and inventing: the side panel carries the text that matters.
+    let panel_pixels = |name: &str, test: &dyn Fn([u8; 3]) -> bool| {
+        let img = Image::load(&dir.join(name));
+        (0..800)
+            .flat_map(|y| (0..430).map(move |x| (x, y)))
+            .filter(|&(x, y)| img.at(x, y).is_some_and(test))
+            .count()
+    };
+    let orange = |p: [u8; 3]| p[0] > 200 && (120..=200).contains(&p[1]) && p[2] < 110;
+    let light = |p: [u8; 3]| p[0] > 150 && p[1] > 150 && p[2] > 150;
+    let note = Sidecar::load(&dir.join("10-tutorial.txt"));
+    let why = note.lines.get("missed").expect("the miss is noted");
+    assert!(why.contains("shield stopped the beam on e5"), "{why}");
+    let n = panel_pixels("10-tutorial.png", &orange);
+    assert!(
+        n >= 60,
+        "the miss's reason is not in the panel ({n} orange pixels)"
+    );
+    let note = Sidecar::load(&dir.join("11-puzzle.txt"));
+    assert!(
+        note.lines
+            .get("puzzle")
+            .is_some_and(|p| p.contains("Puzzle")),
+        "no puzzle"
+    );
+    let n = panel_pixels("11-puzzle.png", &light);
+    assert!(n >= 1500, "the puzzle panel is empty ({n} light pixels)");
+    let note = Sidecar::load(&dir.join("12-editor.txt"));
+    let squares = note.lines.get("squares").cloned().unwrap_or_default();
+    assert!(
+        squares.contains("a4") && squares.contains("j5"),
+        "problems at {squares}"
+    );
+    let problem_red =
+        |p: [u8; 3]| p[0] > 200 && (80..=140).contains(&p[1]) && (60..=120).contains(&p[2]);
+    let n = panel_pixels("12-editor.png", &problem_red);
+    assert!(n >= 60, "the editor lists no problem ({n} red pixels)");
+    let note = Sidecar::load(&dir.join("13-fairness.txt"));
+    assert!(
+        note.lines
+            .get("fair")
+            .is_some_and(|f| f.starts_with("games 4")),
+        "no report"
+    );
+
     let fps = std::fs::read_to_string(dir.join("fps.txt")).unwrap_or_default();
     eprintln!("autoplay: {fps}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -151,11 +151,15 @@ fn draw_beam(
     };
     // A shimmer, so the beam looks alive.
     let shimmer = 0.85 + 0.15 * (time.elapsed_secs() * 23.0).sin();
-    // The shooter's colour in the chosen palette (the shot shown is always the last turn's).
-    let shooter = m
-        .as_ref()
-        .and_then(|m| m.game.last_turn())
-        .map_or(khet_engine::Color::Silver, |t| t.color);
+    // The shooter's colour in the chosen palette.
+    let shooter = show.shot.as_ref().map_or_else(
+        || {
+            m.as_ref()
+                .and_then(|m| m.game.last_turn())
+                .map_or(khet_engine::Color::Silver, |t| t.color)
+        },
+        |s| s.color,
+    );
     let glow = settings.palette.beam(shooter);
     if let Some(mut mat) = materials.get_mut(&assets.core) {
         mat.emissive = glow * (shimmer * fade.max(0.02));

@@ -51,7 +51,7 @@ fn make_assets(
     commands.insert_resource(MarkAssets {
         flat: meshes.add(Cuboid::new(0.95, 0.01, 0.95)),
         ring: meshes.add(Torus::new(0.36, 0.44)),
-        problem: glow(1.0, 0.15, 0.1, 0.7),
+        problem: glow(1.0, 0.1, 0.05, 0.95),
         selected: glow(1.0, 0.8, 0.1, 0.95),
         hover: glow(1.0, 1.0, 1.0, 0.2),
     });
@@ -87,7 +87,9 @@ fn marks(
         .iter()
         .flat_map(khet_engine::Problem::squares)
     {
+        // A red tile and a red ring: seen on any square, the reserved ones' tints included.
         put(sq, &a.flat, &a.problem, 0.01);
+        put(sq, &a.ring, &a.problem, 0.09);
     }
     if let Some(sq) = editor.selected {
         put(sq, &a.ring, &a.selected, 0.08);

@@ -29,6 +29,8 @@ struct HighlightAssets {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Hovered>()
         .add_systems(Startup, make_assets)
+        // The editor marks its own squares: the game's highlights leave with the game.
+        .add_systems(OnEnter(crate::screen::Screen::Editor), clear)
         .add_systems(
             Update,
             refresh
@@ -67,6 +69,12 @@ fn make_assets(
         step: glow(&mut materials, [0.2, 1.0, 0.35], 0.9, 2.0),
         swap: glow(&mut materials, [0.2, 0.8, 1.0], 0.95, 2.5),
     });
+}
+
+fn clear(old: Query<Entity, With<Highlight>>, mut commands: Commands) {
+    for e in &old {
+        commands.entity(e).despawn();
+    }
 }
 
 fn refresh(

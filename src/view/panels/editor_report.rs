@@ -33,7 +33,7 @@ pub fn report(
         let ok = editor.problems.is_empty();
         let button = ui.add_enabled(ok, egui::Button::new("Is it fair?"));
         if button.on_hover_text(format!(
-                "The engine plays {} quick games from it (Casual against Casual), in the background",
+                "The engine plays {} quick games from it (a quick two-ply player on both sides), in the background",
                 Batch::default().games
             )).clicked() {
             check.write(CheckFairness(Batch::default()));

@@ -36,6 +36,7 @@ fn panel(
     shelf: Res<PuzzleShelf>,
     m: Res<Match>,
     show: Res<Show>,
+    hint: Res<crate::ai::Hint>,
     mut go: MessageWriter<GoTo>,
     mut actions: MessageWriter<LessonAction>,
 ) -> Result {
@@ -74,6 +75,16 @@ fn panel(
         ui.add_space(6.0);
         let landed = matches!(show.phase, Phase::Idle | Phase::Lingering { .. });
         verdict(ui, &lesson.verdict, landed);
+        if let Some((at, mv)) = hint.0
+            && at == *m.game.position()
+            && let Some(piece) = at.piece_at(mv.from())
+        {
+            ui.label(format!(
+                "Hint: the {} on {} (ringed).",
+                piece.describe(),
+                mv.from()
+            ));
+        }
         ui.add_space(6.0);
         ui.horizontal_wrapped(|ui| {
             let trying = lesson.verdict == Verdict::Trying;
