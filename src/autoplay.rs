@@ -21,6 +21,9 @@ pub struct Autoplay {
     pub wait: u32,
     pub frames: u32,
     pub started: Option<Instant>,
+    /// Frames drawn and seconds passed while a beam was on its way.
+    pub beam_frames: u32,
+    pub beam_seconds: f64,
     plan: Option<(Move, Move)>,
     pub saved: Vec<PathBuf>,
 }
@@ -33,6 +36,8 @@ impl Autoplay {
             wait: 0,
             frames: 0,
             started: None,
+            beam_frames: 0,
+            beam_seconds: 0.0,
             plan: None,
             saved: Vec::new(),
         }
@@ -44,11 +49,15 @@ pub struct AutoplayPlugin(pub PathBuf);
 impl Plugin for AutoplayPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(Autoplay::new(self.0.clone()))
-            // The scripted run is not a first start: no tutorial offer over the board.
+            // The scripted run is not a first start: no tutorial offer over the board. Its
+            // pictures are taken at High quality unless KHET_AUTOPLAY_QUALITY says otherwise
+            // (auto, low, medium), to measure the frame rate of each preset.
             .add_systems(
                 Startup,
-                |mut offer: ResMut<crate::progress::TutorialOffer>| {
+                |mut offer: ResMut<crate::progress::TutorialOffer>,
+                 mut settings: ResMut<crate::settings::Settings>| {
                     offer.0 = false;
+                    settings.quality = quality_from_env();
                 },
             )
             .add_systems(
@@ -61,6 +70,16 @@ impl Plugin for AutoplayPlugin {
                     .chain()
                     .in_set(crate::GameSet::Input),
             );
+    }
+}
+
+fn quality_from_env() -> crate::settings::Quality {
+    use crate::settings::Quality;
+    match std::env::var("KHET_AUTOPLAY_QUALITY").as_deref() {
+        Ok("auto") => Quality::Auto,
+        Ok("low") => Quality::Low,
+        Ok("medium") => Quality::Medium,
+        _ => Quality::High,
     }
 }
 
@@ -108,6 +127,7 @@ fn run(
     game: Option<Res<Match>>,
     selection: Res<Selection>,
     show: Res<Show>,
+    real: Res<Time<Real>>,
     mut clicks: MessageWriter<SquareClicked>,
     mut rotate: MessageWriter<RotateSelected>,
     camera: Query<
@@ -120,6 +140,10 @@ fn run(
 ) {
     let Some(game) = game else { return };
     auto.frames += 1;
+    if matches!(show.phase, Phase::Firing { .. }) {
+        auto.beam_frames += 1;
+        auto.beam_seconds += real.delta_secs_f64();
+    }
     if auto.started.is_none() {
         auto.started = Some(Instant::now());
     }

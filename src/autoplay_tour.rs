@@ -162,7 +162,11 @@ pub fn finish(auto: &mut Autoplay, exit: &mut MessageWriter<AppExit>) {
     if auto.saved.iter().all(|p| p.exists()) {
         let secs = auto.started.map_or(1.0, |s| s.elapsed().as_secs_f64());
         let fps = f64::from(auto.frames) / secs;
-        let line = format!("frames {} seconds {secs:.1} fps {fps:.1}\n", auto.frames);
+        let beam_fps = f64::from(auto.beam_frames) / auto.beam_seconds.max(0.001);
+        let line = format!(
+            "frames {} seconds {secs:.1} fps {fps:.1} beam_frames {} beam_fps {beam_fps:.1}\n",
+            auto.frames, auto.beam_frames
+        );
         let _ = std::fs::write(auto.dir.join("fps.txt"), &line);
         info!("autoplay done: {line}");
         exit.write(AppExit::Success);

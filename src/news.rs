@@ -63,6 +63,8 @@ pub enum News {
     PasteFailed(String),
     /// A file of the player's was damaged; the reason, and what the game did instead.
     Damaged(String),
+    /// The renderer runs on the CPU (its name): the game picked Low graphics by itself.
+    SoftwareRenderer(String),
 }
 
 impl fmt::Display for News {
@@ -129,6 +131,10 @@ impl fmt::Display for News {
             News::Copied(what) => write!(f, "Copied {what} to the clipboard."),
             News::PasteFailed(reason) => write!(f, "Nothing to paste: {reason}"),
             News::Damaged(reason) => write!(f, "{reason}"),
+            News::SoftwareRenderer(name) => write!(
+                f,
+                "A software renderer ({name}): graphics set to Low. Change it under Settings, Graphics."
+            ),
         }
     }
 }

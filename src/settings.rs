@@ -38,6 +38,17 @@ impl Palette {
     }
 }
 
+/// Graphics quality. `Auto` is Low on a software renderer (llvmpipe and the like) and High on a
+/// graphics card; see `view::quality` for what each preset turns on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Quality {
+    #[default]
+    Auto,
+    Low,
+    Medium,
+    High,
+}
+
 /// Everything the player chooses once and keeps. Fields missing from the file take their
 /// defaults; misspelt ones are refused with their line.
 #[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -58,6 +69,9 @@ pub struct Settings {
     pub offer_resume: bool,
     /// Show where the laser would go while aiming a move (casual games only).
     pub laser_preview: bool,
+    pub quality: Quality,
+    /// The player was told once that a software renderer made the game pick Low.
+    pub told_software_renderer: bool,
     #[serde(skip)]
     pub move_seconds: f32,
     #[serde(skip)]
@@ -79,6 +93,8 @@ impl Default for Settings {
             camera_distance: 12.5,
             offer_resume: true,
             laser_preview: true,
+            quality: Quality::Auto,
+            told_software_renderer: false,
             move_seconds: 0.35,
             beam_squares_per_second: 16.0,
             linger_seconds: 1.2,

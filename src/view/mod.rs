@@ -12,6 +12,7 @@ pub mod input;
 pub mod models;
 pub mod panels;
 pub mod preview_beam;
+pub mod quality;
 pub mod scene;
 
 pub struct ViewPlugin;
@@ -32,5 +33,6 @@ impl Plugin for ViewPlugin {
         input::plugin(app);
         panels::plugin(app);
         preview_beam::plugin(app);
+        quality::plugin(app);
     }
 }

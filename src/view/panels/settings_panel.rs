@@ -3,7 +3,7 @@
 
 use super::{PanelSet, PanelSpace, nav, side_panel};
 use crate::screen::{GoTo, Screen};
-use crate::settings::{Palette, Settings};
+use crate::settings::{Palette, Quality, Settings};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -55,6 +55,20 @@ fn panel(
             &mut s.laser_preview,
             "Laser preview while aiming a move (casual games)",
         );
+        ui.separator();
+        ui.label("Graphics");
+        ui.horizontal(|ui| {
+            for (q, label) in [
+                (Quality::Auto, "Auto"),
+                (Quality::Low, "Low"),
+                (Quality::Medium, "Medium"),
+                (Quality::High, "High"),
+            ] {
+                ui.radio_value(&mut s.quality, q, label);
+            }
+        })
+        .response
+        .on_hover_text("Low: no shadows, bloom or anti-aliasing. Medium: shadows, MSAA ×4, no bloom. High: bloom and MSAA ×4. Auto: Low on a software renderer, else High");
         if ui.button("Restore the defaults").clicked() {
             s = Settings::default();
         }
