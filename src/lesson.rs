@@ -296,16 +296,38 @@ fn judge(
                         puzzle.moves
                     ))
                 } else {
-                    let position = *m.game.position();
                     let left = puzzle.moves - made;
-                    lesson.reply = Some(AsyncComputeTaskPool::get().spawn(async move {
-                        Solver::default().defence(&position, left).ok().flatten()
-                    }));
+                    match stored_reply(puzzle, &m, left) {
+                        // On the stored line the verified best defence answers at once.
+                        Some(d) => lesson.ready = Some(d),
+                        None => {
+                            let position = *m.game.position();
+                            lesson.reply = Some(AsyncComputeTaskPool::get().spawn(async move {
+                                Solver::default().defence(&position, left).ok().flatten()
+                            }));
+                        }
+                    }
                     Verdict::Answering
                 };
             }
         }
     }
+}
+
+/// The solution's next reply while the player has followed the solution: `verify` proved it a
+/// best defence, and answering with it keeps the game on the line the puzzle shows. (A search
+/// would find a reply as good, perhaps another one; it takes at most 0.03 s after the first
+/// move of any shipped puzzle, release build.)
+fn stored_reply(puzzle: &Puzzle, m: &Match, left: u32) -> Option<Defence> {
+    let played: Vec<Move> = m.game.turns().iter().map(|t| t.mv).collect();
+    let line = puzzle.solution_moves().ok()?;
+    if !line.starts_with(&played) {
+        return None;
+    }
+    Some(Defence {
+        reply: *line.get(played.len())?,
+        solver_needs: Some(left),
+    })
 }
 
 fn ending(result: Option<GameResult>) -> String {

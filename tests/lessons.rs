@@ -119,6 +119,8 @@ fn a_puzzle_is_solved_along_its_line_against_the_defenders_replies() {
     await_answer(&mut app);
     let m = app.world().resource::<Match>();
     assert_eq!(m.game.turns().len(), 2, "the defender answered");
+    // On the solution's line the stored (verified) best defence answers.
+    assert_eq!(m.game.turns()[1].mv.to_string(), puzzle.solution[1]);
     assert_eq!(verdict(&app), Verdict::Trying);
     // Whatever the defender chose, the hint finds the win and it lights the Pharaoh.
     send(&mut app, LessonAction::Hint);
