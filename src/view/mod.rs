@@ -7,6 +7,7 @@ pub mod beam;
 pub mod best_move;
 pub mod camera;
 pub mod editor_marks;
+pub mod emitters;
 pub mod highlights;
 pub mod input;
 pub mod models;
@@ -30,6 +31,7 @@ impl Plugin for ViewPlugin {
         best_move::plugin(app);
         highlights::plugin(app);
         editor_marks::plugin(app);
+        emitters::plugin(app);
         input::plugin(app);
         panels::plugin(app);
         preview_beam::plugin(app);
