@@ -67,6 +67,8 @@ pub enum Edit {
     Brush(Option<Piece>),
     /// Pick up the piece on this square (or put it down).
     Select(Option<Square>),
+    Name(String),
+    Description(String),
     /// Fire this side's laser on the board and show it.
     Fire(Side),
     /// Save to the player's setups folder (refused while there are problems).
@@ -297,6 +299,8 @@ fn apply_edits(
         match edit {
             Edit::Symmetric(on) => editor.symmetric = *on,
             Edit::Select(sq) => editor.selected = *sq,
+            Edit::Name(name) => editor.name.clone_from(name),
+            Edit::Description(text) => editor.description.clone_from(text),
             Edit::Brush(b) => {
                 editor.brush = *b;
                 if b.is_some() {
@@ -348,15 +352,9 @@ fn apply_edits(
 
 /// The player's setup file for `name`: letters, digits, spaces, `-` and `_` kept.
 pub fn setup_file(dir: &std::path::Path, name: &str) -> PathBuf {
-    let mut stem: String = name
-        .chars()
-        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
-        .take(60)
-        .collect();
-    stem = stem.trim().replace(' ', "-").to_lowercase();
-    if stem.is_empty() {
-        stem = "setup".into();
-    }
+    let stem = crate::files::safe_stem(name, "setup")
+        .replace(' ', "-")
+        .to_lowercase();
     dir.join(format!("{stem}.ron"))
 }
 
@@ -383,7 +381,6 @@ pub fn save(editor: &Editor, library: &mut SetupLibrary) -> Result<PathBuf, Stri
     if read.position.pieces().ne(setup.position.pieces()) {
         return Err("the setup does not read back the same".into());
     }
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     crate::files::write_atomic(&path, text.as_bytes())
         .map_err(|e| format!("{}: {e}", path.display()))?;
     *library = SetupLibrary::load_with(library.own_dir.clone());

@@ -130,12 +130,7 @@ fn quick_move(searcher: &mut Searcher, game: &Game, seed: &mut u64) -> Option<kh
     searcher.quiescence = true;
     let scored = searcher.score_root_moves(game, 2);
     let best = scored.iter().map(|&(_, s)| s).max()?;
-    let good: Vec<_> = scored.iter().filter(|&&(_, s)| s >= best - NOISE).collect();
-    *seed ^= *seed << 13;
-    *seed ^= *seed >> 7;
-    *seed ^= *seed << 17;
-    good.get((*seed % good.len() as u64) as usize)
-        .map(|&&(mv, _)| mv)
+    khet_engine::level::pick_at_least(&scored, best - NOISE, seed)
 }
 
 /// Ask for a batch of this many games on the editor's board.
@@ -208,7 +203,8 @@ fn start(
 }
 
 fn finish(mut fairness: ResMut<Fairness>) {
-    let Fairness::Running { task, board, .. } = &mut *fairness else {
+    // Polled every frame without marking the resource changed; it changes when the task ends.
+    let Fairness::Running { task, board, .. } = fairness.bypass_change_detection() else {
         return;
     };
     let board = *board;

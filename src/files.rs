@@ -73,6 +73,22 @@ pub fn read_or_default<T: Default>(
     }
 }
 
+/// A name made safe as a file name: letters, digits, spaces, `-` and `_` kept, at most 60
+/// characters, trimmed; `fallback` when nothing is left. It cannot leave its folder.
+pub fn safe_stem(name: &str, fallback: &str) -> String {
+    let clean: String = name
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .take(60)
+        .collect();
+    let clean = clean.trim();
+    if clean.is_empty() {
+        fallback.into()
+    } else {
+        clean.into()
+    }
+}
+
 /// The temporary file a write of `path` goes through.
 pub fn temporary(path: &Path) -> PathBuf {
     let name = path

@@ -63,6 +63,8 @@ pub struct Lesson {
     pub verdict: Verdict,
     reply: Option<Task<Option<Defence>>>,
     ready: Option<Defence>,
+    /// A hint being searched (off the solution's line), for this position.
+    hint: Option<Task<Option<(Position, Move)>>>,
 }
 
 /// Start (or restart) a lesson.
@@ -160,6 +162,7 @@ fn start(
         verdict: Verdict::Trying,
         reply: None,
         ready: None,
+        hint: None,
     });
     go.write(GoTo(Screen::Playing));
 }
@@ -173,7 +176,7 @@ fn forget(mut new_games: MessageReader<NewGameRequested>, mut commands: Commands
 
 fn actions(
     mut actions: MessageReader<LessonAction>,
-    lesson: Option<Res<Lesson>>,
+    lesson: Option<ResMut<Lesson>>,
     m: Option<Res<Match>>,
     shelf: Res<PuzzleShelf>,
     mut starts: MessageWriter<StartLesson>,
@@ -181,7 +184,7 @@ fn actions(
     mut hint: ResMut<crate::ai::Hint>,
     mut commands: Commands,
 ) {
-    let (Some(lesson), Some(m)) = (lesson, m) else {
+    let (Some(mut lesson), Some(m)) = (lesson, m) else {
         actions.clear();
         return;
     };
@@ -198,11 +201,20 @@ fn actions(
                 };
                 starts.write(StartLesson(next));
             }
-            LessonAction::Hint => {
-                if let Some(mv) = next_move(&lesson, &m, &shelf) {
-                    hint.0 = Some((*m.game.position(), mv));
+            LessonAction::Hint => match next_move(&lesson, &m, &shelf) {
+                Hinted::Now(mv) => hint.0 = Some((*m.game.position(), mv)),
+                Hinted::Search { left } => {
+                    // Off the solution's line: the solver finds a winning move on the async
+                    // pool, never inside a frame.
+                    let position = *m.game.position();
+                    lesson.hint = Some(AsyncComputeTaskPool::get().spawn(async move {
+                        let mut solver = Solver::with_limit(2_000_000);
+                        let mv = solver.winning_move(&position, left).ok()??;
+                        Some((position, mv))
+                    }));
                 }
-            }
+                Hinted::Nothing => {}
+            },
             LessonAction::Leave => {
                 commands.remove_resource::<Lesson>();
                 if let Ok(setup) = Setup::builtin("khet2/classic") {
@@ -214,26 +226,53 @@ fn actions(
     }
 }
 
+/// Where a hint comes from.
+enum Hinted {
+    /// The step's move, or the puzzle's next solution move.
+    Now(Move),
+    /// Off the solution's line: a winning move within `left` moves must be searched for.
+    Search {
+        left: u32,
+    },
+    Nothing,
+}
+
 /// The move that solves the lesson from here: the step's move, or the puzzle's next solution
-/// move while the player has followed it (else the solver's winning move).
-fn next_move(lesson: &Lesson, m: &Match, shelf: &PuzzleShelf) -> Option<Move> {
+/// move while the player has followed it (else the solver is asked).
+fn next_move(lesson: &Lesson, m: &Match, shelf: &PuzzleShelf) -> Hinted {
     let position = m.game.position();
     if position.side_to_move() != lesson.solver || m.game.is_over() {
-        return None;
+        return Hinted::Nothing;
     }
-    match lesson.kind {
-        LessonKind::Tutorial(i) => position.parse_move(STEPS.get(i)?.intended).ok(),
+    let found = match lesson.kind {
+        LessonKind::Tutorial(i) => STEPS
+            .get(i)
+            .and_then(|step| position.parse_move(step.intended).ok()),
         LessonKind::Puzzle(i) => {
-            let puzzle = shelf.0.get(i)?;
-            let played: Vec<Move> = m.game.turns().iter().map(|t| t.mv).collect();
-            let line = puzzle.solution_moves().ok()?;
-            if line.starts_with(&played) {
-                return line.get(played.len()).copied();
+            let Some(puzzle) = shelf.0.get(i) else {
+                return Hinted::Nothing;
+            };
+            if let Some(mv) = next_on_line(puzzle, m) {
+                return Hinted::Now(mv);
             }
-            let left = puzzle.moves - played.len().div_ceil(2) as u32;
-            let mut solver = Solver::with_limit(2_000_000);
-            solver.winning_moves(position, left).ok()?.first().copied()
+            let made = m.game.turns().len().div_ceil(2) as u32;
+            return match puzzle.moves.checked_sub(made) {
+                Some(left) if left > 0 => Hinted::Search { left },
+                _ => Hinted::Nothing,
+            };
         }
+    };
+    found.map_or(Hinted::Nothing, Hinted::Now)
+}
+
+/// The solution's next move, if the game so far is the start of the solution's line.
+fn next_on_line(puzzle: &Puzzle, m: &Match) -> Option<Move> {
+    let played: Vec<Move> = m.game.turns().iter().map(|t| t.mv).collect();
+    let line = puzzle.solution_moves().ok()?;
+    if line.starts_with(&played) {
+        line.get(played.len()).copied()
+    } else {
+        None
     }
 }
 
@@ -250,6 +289,7 @@ fn judge(
         lesson.verdict = Verdict::Trying;
         lesson.reply = None;
         lesson.ready = None;
+        lesson.hint = None;
     }
     for MoveApplied { turn, fired_on } in applied.read() {
         let won = matches!(m.game.result(), Some(GameResult::Win { winner, .. }) if winner == lesson.solver);
@@ -319,13 +359,8 @@ fn judge(
 /// would find a reply as good, perhaps another one; it takes at most 0.03 s after the first
 /// move of any shipped puzzle, release build.)
 fn stored_reply(puzzle: &Puzzle, m: &Match, left: u32) -> Option<Defence> {
-    let played: Vec<Move> = m.game.turns().iter().map(|t| t.mv).collect();
-    let line = puzzle.solution_moves().ok()?;
-    if !line.starts_with(&played) {
-        return None;
-    }
-    Some(Defence {
-        reply: *line.get(played.len())?,
+    next_on_line(puzzle, m).map(|reply| Defence {
+        reply,
         solver_needs: Some(left),
     })
 }
@@ -338,18 +373,25 @@ fn ending(result: Option<GameResult>) -> String {
 fn answer(
     mut lesson: ResMut<Lesson>,
     show: Res<Show>,
+    mut hint: ResMut<crate::ai::Hint>,
     mut moves: MessageWriter<crate::state::MoveRequested>,
 ) {
-    if let Some(task) = lesson.reply.as_mut()
-        && let Some(found) = check_ready(task)
-    {
+    // Polled every frame without marking the lesson changed; it changes when a task ends.
+    let polled = lesson.bypass_change_detection();
+    let reply = polled.reply.as_mut().and_then(check_ready);
+    let hinted = polled.hint.as_mut().and_then(check_ready);
+    if let Some(found) = reply {
         lesson.reply = None;
         match found {
             Some(d) => lesson.ready = Some(d),
             None => lesson.verdict = Verdict::Missed("The defender has no move.".into()),
         }
     }
-    if !show.is_idle() {
+    if let Some(found) = hinted {
+        lesson.hint = None;
+        hint.0 = found;
+    }
+    if !show.is_idle() || lesson.ready.is_none() {
         return;
     }
     let Some(d) = lesson.ready.take() else { return };

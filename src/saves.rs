@@ -190,17 +190,7 @@ pub struct ResumeOffer(pub Option<PathBuf>);
 
 /// A file name from what the player typed: letters, digits, spaces, `-` and `_`, at most 60.
 pub fn file_name(name: &str) -> String {
-    let clean: String = name
-        .chars()
-        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
-        .take(60)
-        .collect();
-    let clean = clean.trim();
-    if clean.is_empty() {
-        "game".into()
-    } else {
-        clean.into()
-    }
+    crate::files::safe_stem(name, "game")
 }
 
 /// A path in `dir` for `stem` that no other file has.

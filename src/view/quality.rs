@@ -79,13 +79,13 @@ fn apply(
     mut applied: Local<Option<Quality>>,
 ) {
     let Some(mut graphics) = graphics else { return };
-    graphics.active = resolve(settings.quality, graphics.software);
-    let q = graphics.active;
+    let q = resolve(settings.quality, graphics.software);
     let Ok(camera) = cameras.single() else { return };
     if *applied == Some(q) {
         return;
     }
     *applied = Some(q);
+    graphics.active = q;
     let mut e = commands.entity(camera);
     match q {
         Quality::High => {

@@ -85,17 +85,24 @@ impl Level {
         } else {
             (best - noise).max(-WIN / 2 + 1)
         };
-        let good: Vec<Move> = scored
-            .iter()
-            .filter(|&&(_, s)| s >= floor)
-            .map(|&(m, _)| m)
-            .collect();
-        *seed ^= *seed << 13;
-        *seed ^= *seed >> 7;
-        *seed ^= *seed << 17;
-        good.get((*seed % good.len().max(1) as u64) as usize)
-            .copied()
+        pick_at_least(&scored, floor, seed)
     }
+}
+
+/// One of the scored moves whose score is at least `floor`, chosen by `seed` (an xorshift state
+/// it advances): how the lower levels vary their play among good moves. `None` when no move
+/// reaches the floor.
+pub fn pick_at_least(scored: &[(Move, i32)], floor: i32, seed: &mut u64) -> Option<Move> {
+    let good: Vec<Move> = scored
+        .iter()
+        .filter(|&&(_, s)| s >= floor)
+        .map(|&(m, _)| m)
+        .collect();
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    good.get((*seed % good.len().max(1) as u64) as usize)
+        .copied()
 }
 
 impl std::fmt::Display for Level {

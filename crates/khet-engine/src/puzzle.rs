@@ -131,6 +131,16 @@ impl Solver {
 
     /// Every move of the side to move after which it wins within `n` moves, that one included.
     pub fn winning_moves(&mut self, p: &Position, n: u32) -> Result<Vec<Move>, OutOfNodes> {
+        self.winners(p, n, false)
+    }
+
+    /// A move of the side to move after which it wins within `n` moves, the first found (no
+    /// search of the others).
+    pub fn winning_move(&mut self, p: &Position, n: u32) -> Result<Option<Move>, OutOfNodes> {
+        Ok(self.winners(p, n, true)?.first().copied())
+    }
+
+    fn winners(&mut self, p: &Position, n: u32, first: bool) -> Result<Vec<Move>, OutOfNodes> {
         self.out = false;
         let attacker = p.side_to_move();
         let mut winners = Vec::new();
@@ -145,6 +155,9 @@ impl Solver {
             }
             if wins {
                 winners.push(mv);
+                if first {
+                    break;
+                }
             }
         }
         Ok(winners)
@@ -191,7 +204,7 @@ impl Solver {
         let mut at = *p;
         let attacker = p.side_to_move();
         for left in (1..=need).rev() {
-            let Some(&mv) = self.winning_moves(&at, left)?.first() else {
+            let Some(mv) = self.winning_move(&at, left)? else {
                 return Ok(None);
             };
             line.push(mv);

@@ -22,7 +22,7 @@ pub(super) fn plugin(app: &mut App) {
 fn panel(
     mut contexts: EguiContexts,
     mut space: ResMut<PanelSpace>,
-    mut editor: ResMut<Editor>,
+    editor: Res<Editor>,
     library: Res<SetupLibrary>,
     fairness: Res<Fairness>,
     mut go: MessageWriter<GoTo>,
@@ -36,9 +36,20 @@ fn panel(
             start_from(ui, &library, &mut edits);
             ui.horizontal(|ui| {
                 ui.label("Name");
-                ui.text_edit_singleline(&mut editor.name);
+                // Edited on a copy: the editor changes (and its marks are redrawn) only when
+                // the text does.
+                let mut name = editor.name.clone();
+                if ui.text_edit_singleline(&mut name).changed() {
+                    edits.write(Edit::Name(name));
+                }
             });
-            ui.add(egui::TextEdit::multiline(&mut editor.description).desired_rows(2).hint_text("Description"));
+            let mut description = editor.description.clone();
+            let field = egui::TextEdit::multiline(&mut description)
+                .desired_rows(2)
+                .hint_text("Description");
+            if ui.add(field).changed() {
+                edits.write(Edit::Description(description));
+            }
             ui.horizontal(|ui| {
                 let mut symmetric = editor.symmetric;
                 if ui.checkbox(&mut symmetric, "Symmetric").on_hover_text("Every edit is repeated on the partner square, colours swapped").changed() {
