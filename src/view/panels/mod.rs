@@ -80,10 +80,14 @@ pub(super) fn plugin(app: &mut App) {
         EguiPrimaryContextPass,
         (
             labels::labels,
-            turn_buttons::turn_buttons,
-            clock_faces::clocks,
-            game_over::game_over.run_if(not(crate::lesson::in_lesson)),
-            draw_offer::draw_offer,
+            // What belongs to the match's board stays off the editor's board.
+            (
+                turn_buttons::turn_buttons,
+                clock_faces::clocks,
+                game_over::game_over.run_if(not(crate::lesson::in_lesson)),
+                draw_offer::draw_offer,
+            )
+                .run_if(not(in_state(crate::screen::Screen::Editor))),
             save_as::save_as,
             notices::resume_offer,
             notices::notices,
