@@ -1,0 +1,23 @@
+//! Sound for Khet, with nothing to install to build it.
+//!
+//! Bevy's audio (through cpal) needs the ALSA headers and `pkg-config` at build time. This crate
+//! needs neither: it opens `libasound.so.2` at run time (present on practically every Linux
+//! desktop, and routed to the sound server (`PulseAudio`, `PipeWire`) by ALSA plugins), and when the library
+//! or a sound device is missing the game plays on silently and says why once.
+//!
+//! - [`wav`] reads 16-bit PCM WAV files into [`Clip`]s.
+//! - [`Mixer`] adds up the playing voices, with a master volume, mute, and keyed loops that fade
+//!   in and out (the laser's hum). It is pure and tested without a device.
+//! - [`Output`] feeds a shared mixer to the sound device from a thread of its own.
+
+mod alsa;
+mod mixer;
+mod output;
+pub mod wav;
+
+pub use mixer::{Clip, Mixer};
+pub use output::{OpenError, Output};
+
+/// The rate the mixer runs at and the device is opened with; clips at other rates are
+/// resampled as they play.
+pub const RATE: u32 = 44_100;

@@ -1,0 +1,98 @@
+//! The device side: a thread that renders the shared mixer a period at a time and writes it to
+//! ALSA. Dropping the [`Output`] stops the thread and closes the device.
+
+use crate::{Mixer, RATE};
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// Frames rendered per write: 10 ms, small enough that a ping starts with the flare it belongs to.
+const PERIOD: usize = RATE as usize / 100;
+
+/// Why there is no sound. The game plays on silently and says this once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpenError(pub String);
+
+impl fmt::Display for OpenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for OpenError {}
+
+/// Plays a shared mixer on the sound device until dropped.
+pub struct Output {
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+    failed: Arc<Mutex<Option<String>>>,
+}
+
+impl Output {
+    /// Opens `device` ("default" unless the player says otherwise) and starts playing `mixer`.
+    pub fn open(device: &str, mixer: Arc<Mutex<Mixer>>) -> Result<Output, OpenError> {
+        let mut pcm = crate::alsa::Pcm::open(device, RATE, 40_000).map_err(OpenError)?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let failed = Arc::new(Mutex::new(None));
+        let (stop2, failed2) = (stop.clone(), failed.clone());
+        let thread = std::thread::Builder::new()
+            .name("khet-sound".into())
+            .spawn(move || {
+                let mut mono = vec![0.0f32; PERIOD];
+                let mut frames = vec![0i16; PERIOD * 2];
+                while !stop2.load(Ordering::Relaxed) {
+                    match mixer.lock() {
+                        Ok(mut m) => m.render(&mut mono),
+                        // A panic elsewhere while holding the mixer: play silence.
+                        Err(_) => mono.fill(0.0),
+                    }
+                    for (f, s) in frames.chunks_exact_mut(2).zip(&mono) {
+                        let v = (s.clamp(-1.0, 1.0) * 32767.0) as i16;
+                        f[0] = v;
+                        f[1] = v;
+                    }
+                    if let Err(e) = pcm.write(&frames) {
+                        if let Ok(mut f) = failed2.lock() {
+                            *f = Some(e);
+                        }
+                        return;
+                    }
+                }
+            })
+            .map_err(|e| OpenError(format!("could not start the sound thread: {e}")))?;
+        Ok(Output {
+            stop,
+            thread: Some(thread),
+            failed,
+        })
+    }
+
+    /// Why the device stopped playing, if it did (unplugged, say).
+    pub fn failure(&self) -> Option<String> {
+        self.failed.lock().ok().and_then(|f| f.clone())
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_device_is_an_error_not_a_panic() {
+        let mixer = Arc::new(Mutex::new(Mixer::new(RATE)));
+        let err = Output::open("khet-no-such-device", mixer).err();
+        let err = err.expect("a device that does not exist cannot open");
+        assert!(!err.to_string().is_empty());
+        assert!(Output::open("nul\0inside", Arc::new(Mutex::new(Mixer::new(RATE)))).is_err());
+    }
+}
