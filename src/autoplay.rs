@@ -10,6 +10,7 @@ use crate::selection::{RotateSelected, Selection, SquareClicked};
 use crate::state::{Match, Phase, Show};
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use bevy::time::TimeUpdateStrategy;
 use khet_engine::{Move, Position, Square};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -24,7 +25,10 @@ pub struct Autoplay {
     /// Frames drawn and seconds passed while a beam was on its way.
     pub beam_frames: u32,
     pub beam_seconds: f64,
+    last_frame: Option<Instant>,
     plan: Option<(Move, Move)>,
+    /// Of the lit Pharaoh's two pictures, how many are taken.
+    pharaoh_shots: u8,
     pub saved: Vec<PathBuf>,
 }
 
@@ -38,7 +42,9 @@ impl Autoplay {
             started: None,
             beam_frames: 0,
             beam_seconds: 0.0,
+            last_frame: None,
             plan: None,
+            pharaoh_shots: 0,
             saved: Vec::new(),
         }
     }
@@ -127,7 +133,6 @@ fn run(
     game: Option<Res<Match>>,
     selection: Res<Selection>,
     show: Res<Show>,
-    real: Res<Time<Real>>,
     mut clicks: MessageWriter<SquareClicked>,
     mut rotate: MessageWriter<RotateSelected>,
     camera: Query<
@@ -135,17 +140,30 @@ fn run(
         (With<Camera3d>, Without<bevy_egui::PrimaryEguiContext>),
     >,
     windows: Query<&Window>,
+    moment: Option<Res<crate::cues::PharaohMoment>>,
     mut commands: Commands,
     mut exit: MessageWriter<AppExit>,
 ) {
     let Some(game) = game else { return };
     auto.frames += 1;
+    // Wall-clock time between frames: Bevy's clocks follow the fixed animation step of the
+    // scripted shots.
+    let now = Instant::now();
+    let wall = auto.last_frame.map_or(0.0, |t| (now - t).as_secs_f64());
+    auto.last_frame = Some(now);
     if matches!(show.phase, Phase::Firing { .. }) {
         auto.beam_frames += 1;
-        auto.beam_seconds += real.delta_secs_f64();
+        auto.beam_seconds += wall;
     }
     if auto.started.is_none() {
         auto.started = Some(Instant::now());
+    }
+    // KHET_AUTOPLAY_SHORT=1: only the game (two shots, the Pharaoh), for quick frame rates; the
+    // tour is held back (a wait) until the screenshots are on disk.
+    if auto.step == 8 && std::env::var_os("KHET_AUTOPLAY_SHORT").is_some() {
+        auto.wait = 1;
+        crate::autoplay_tour::finish(&mut auto, &mut exit);
+        return;
     }
     if auto.wait > 0 {
         auto.wait -= 1;
@@ -177,6 +195,10 @@ fn run(
         }
         if let Some(r) = game.game.result() {
             text += &format!("result {r}\n");
+        }
+        // Where the shown beam ends (the lit Pharaoh's square in its pictures).
+        if let Some(end) = show.shot.as_ref().and_then(|s| s.segments.last()) {
+            text += &format!("beam_end {}\n", end.to);
         }
         let _ = std::fs::write(auto.dir.join(format!("{name}.txt")), text);
         commands
@@ -211,16 +233,22 @@ fn run(
             auto.wait = 5;
         }
         3 => {
-            // The piece is selected already: the destination click moves it.
+            // The piece is selected already: the destination click moves it. From here to the
+            // game-over window, the animations step a fixed 50 ms a frame, so that the slow
+            // software renderer still catches the beam's front, a flare and the Pharaoh's
+            // moment.
             if let Some((m1, _)) = auto.plan {
                 clicks.write(SquareClicked(m1.to()));
             }
+            commands.insert_resource(TimeUpdateStrategy::ManualDuration(STEP));
             auto.step = 4;
         }
         4 => {
-            // Mid-flight: the beam has come at least 40% of its way.
+            // Mid-flight, with a reflection's flare near its brightest: the beam has come at
+            // least 40% of its way and turned a square or two ago (or, failing that, 80%).
             if let Phase::Firing { front } = show.phase
                 && front >= 0.4 * show.length
+                && (just_turned(&show, front) || front >= 0.8 * show.length)
             {
                 let lit = lit_squares(&show, front);
                 screenshot(&mut auto, "03-beam", &lit, &mut commands);
@@ -235,10 +263,32 @@ fn run(
                 auto.step = 6;
             }
         }
-        6 if game.game.is_over() && show.phase == Phase::Idle => {
-            auto.step = 7;
-            auto.wait = 10;
-        }
+        6 => match auto.pharaoh_shots {
+            0 => {
+                // The Pharaoh before: the beam a square or two short of it.
+                if let Phase::Firing { front } = show.phase
+                    && front >= show.length - 2.0
+                {
+                    let lit = lit_squares(&show, front);
+                    screenshot(&mut auto, "03b-pharaoh-before", &lit, &mut commands);
+                    auto.pharaoh_shots = 1;
+                }
+            }
+            1 => {
+                // And lit: its pillar of light up, before the game-over window.
+                if moment.as_deref().is_some_and(|m| m.elapsed >= 0.35) {
+                    screenshot(&mut auto, "03c-pharaoh-lit", &[], &mut commands);
+                    auto.pharaoh_shots = 2;
+                }
+            }
+            _ => {
+                if game.game.is_over() && show.phase == Phase::Idle && moment.is_none() {
+                    commands.insert_resource(TimeUpdateStrategy::Automatic);
+                    auto.step = 7;
+                    auto.wait = 10;
+                }
+            }
+        },
         7 => {
             screenshot(&mut auto, "04-gameover", &[], &mut commands);
             auto.step = 8;
@@ -246,6 +296,18 @@ fn run(
         }
         _ => {}
     }
+}
+
+/// The animation step of the scripted shots.
+pub const STEP: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Whether the beam's front turned at a mirror between 0.6 and 2.5 squares ago: a flare is then
+/// near its brightest.
+fn just_turned(show: &Show, front: f32) -> bool {
+    show.segment_starts
+        .iter()
+        .skip(1)
+        .any(|s| (0.6..=2.5).contains(&(front - s)))
 }
 
 /// The squares the beam has lit so far (its front at `front` squares along the path).

@@ -1,5 +1,5 @@
 //! The last part of the scripted run: a tutorial step missed (with its reason), a puzzle with
-//! its hint, the setup editor with a problem marked, and the fairness report.
+//! its hint, the setup editor with a problem marked, the fairness report, and a piece breaking.
 
 use crate::autoplay::Autoplay;
 use crate::autoplay_tour::{finish, shoot};
@@ -9,11 +9,12 @@ use crate::lesson::{Lesson, LessonAction, LessonKind, PuzzleShelf, StartLesson, 
 use crate::state::{Match, MoveRequested, Phase, Show};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
 use khet_engine::{Color as Side, Diagonal, Piece, Square};
 
 /// What the last part reads and writes besides the run's own state.
 #[derive(SystemParam)]
-pub struct Learn<'w> {
+pub struct Learn<'w, 's> {
     m: Option<Res<'w, Match>>,
     show: Res<'w, Show>,
     lesson: Option<Res<'w, Lesson>>,
@@ -26,10 +27,19 @@ pub struct Learn<'w> {
     edits: MessageWriter<'w, Edit>,
     fair: MessageWriter<'w, CheckFairness>,
     go: MessageWriter<'w, crate::screen::GoTo>,
+    camera: Query<
+        'w,
+        's,
+        (&'static Camera, &'static GlobalTransform),
+        (With<Camera3d>, Without<bevy_egui::PrimaryEguiContext>),
+    >,
 }
 
 /// The tutorial step shown: the Scarab's swap, missed by a turn.
 const STEP: usize = 5;
+
+/// The tutorial step whose solution breaks a piece: "Moving" (the beam hits c4).
+const BREAK_STEP: usize = 1;
 
 pub fn learn(
     mut auto: ResMut<Autoplay>,
@@ -132,6 +142,42 @@ pub fn learn(
                 );
                 shoot(auto, "13-fairness", note, commands);
                 auto.step = 30;
+            }
+        }
+        30 => {
+            // A piece breaking: the tutorial's "Moving" step, solved (its beam hits c4).
+            l.start.write(StartLesson(LessonKind::Tutorial(BREAK_STEP)));
+            auto.step = 31;
+            auto.wait = 4;
+        }
+        31 => {
+            let step = &crate::tutorial::STEPS[BREAK_STEP];
+            if let Ok(mv) = m.game.position().parse_move(step.intended) {
+                l.moves.write(MoveRequested(mv));
+            }
+            commands.insert_resource(TimeUpdateStrategy::ManualDuration(crate::autoplay::STEP));
+            auto.step = 32;
+        }
+        32 => {
+            // The shards in the air, a few frames after the hit.
+            if let Phase::Lingering { elapsed } = l.show.phase
+                && elapsed >= 0.15
+            {
+                // Where the broken piece stood, on screen.
+                let c4 = crate::board::square_center("c4".parse().unwrap_or(Square::ALL[0]))
+                    + Vec3::Y * crate::board::BEAM_HEIGHT;
+                let note = l
+                    .camera
+                    .single()
+                    .ok()
+                    .and_then(|(cam, tf)| cam.world_to_viewport(tf, c4).ok())
+                    .map_or_else(String::new, |p| {
+                        format!("square c4 {:.1} {:.1}\n", p.x, p.y)
+                    });
+                shoot(auto, "14-break", note, commands);
+                commands.insert_resource(TimeUpdateStrategy::Automatic);
+                auto.step = 33;
+                auto.wait = 2;
             }
         }
         _ => finish(auto, &mut exit),

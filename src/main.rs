@@ -80,7 +80,11 @@ fn game_app(folder: Option<&std::path::Path>) -> App {
         }),
         ..default()
     }))
-    .add_plugins((CorePlugin, ViewPlugin));
+    .add_plugins((
+        CorePlugin,
+        ViewPlugin,
+        khet::sound::SoundPlugin { device: true },
+    ));
     app
 }
 

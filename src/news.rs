@@ -65,6 +65,11 @@ pub enum News {
     Damaged(String),
     /// The renderer runs on the CPU (its name): the game picked Low graphics by itself.
     SoftwareRenderer(String),
+    /// About the sound: muted, unmuted, no device (and why).
+    Sound(String),
+    /// An asset file (a model, a sound) missing or broken: its path, why, and what is used
+    /// instead.
+    Asset(String),
 }
 
 impl fmt::Display for News {
@@ -130,7 +135,9 @@ impl fmt::Display for News {
             News::SaveFailed(reason) => write!(f, "Not saved: {reason}"),
             News::Copied(what) => write!(f, "Copied {what} to the clipboard."),
             News::PasteFailed(reason) => write!(f, "Nothing to paste: {reason}"),
-            News::Damaged(reason) => write!(f, "{reason}"),
+            News::Damaged(reason) | News::Sound(reason) | News::Asset(reason) => {
+                write!(f, "{reason}")
+            }
             News::SoftwareRenderer(name) => write!(
                 f,
                 "A software renderer ({name}): graphics set to Low. Change it under Settings, Graphics."

@@ -24,13 +24,13 @@ pub struct Mirror(pub Diagonal);
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Facing(pub Direction);
 
-/// A piece the laser removed: it sinks and fades, then is despawned.
+/// A piece the laser removed: it swells, collapses (shattering, in the view), and is despawned.
 #[derive(Component, Clone, Copy, Debug)]
 pub struct Dying {
     pub elapsed: f32,
 }
 
-/// How long a removed piece takes to sink away.
+/// How long a removed piece takes to leave.
 pub const DYING_SECONDS: f32 = 0.7;
 
 /// A slide from one point to another and a turn about the vertical axis, eased.
@@ -278,9 +278,14 @@ fn animate_dying(
     let dt = crate::settings::animation_dt(&time, &settings, &show);
     for (e, mut tf, mut d) in &mut q {
         d.elapsed += dt;
+        // A quick swell, then the model collapses into the shards `view::effects` throws.
         let t = (d.elapsed / DYING_SECONDS).min(1.0);
-        tf.translation.y = -0.6 * t * t;
-        tf.scale = Vec3::splat(1.0 - 0.5 * t);
+        let k = if t < 0.06 {
+            1.0 + t
+        } else {
+            (1.06 - (t - 0.06) * 4.0).max(0.0)
+        };
+        tf.scale = Vec3::splat(k);
         if t >= 1.0 {
             commands.entity(e).despawn();
         }

@@ -72,6 +72,12 @@ pub struct Settings {
     pub quality: Quality,
     /// The player was told once that a software renderer made the game pick Low.
     pub told_software_renderer: bool,
+    /// Master volume, 0 to 1.
+    pub volume: f32,
+    /// All sound off (M).
+    pub muted: bool,
+    /// The camera shakes a little when the laser strikes.
+    pub camera_shake: bool,
     #[serde(skip)]
     pub move_seconds: f32,
     #[serde(skip)]
@@ -95,6 +101,9 @@ impl Default for Settings {
             laser_preview: true,
             quality: Quality::Auto,
             told_software_renderer: false,
+            volume: 0.8,
+            muted: false,
+            camera_shake: true,
             move_seconds: 0.35,
             beam_squares_per_second: 16.0,
             linger_seconds: 1.2,
@@ -125,6 +134,11 @@ impl Settings {
         };
         s.camera_pitch_degrees = s.camera_pitch_degrees.clamp(10.0, 89.0);
         s.camera_distance = s.camera_distance.clamp(6.0, 30.0);
+        s.volume = if s.volume.is_finite() {
+            s.volume.clamp(0.0, 1.0)
+        } else {
+            Settings::default().volume
+        };
         Ok(s)
     }
 

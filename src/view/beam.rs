@@ -1,6 +1,6 @@
 //! The laser beam: a glowing emissive ray (bloom does the glow) that grows square by square along
-//! the engine's traced path, turns at mirrors, splits at an Eye, stops at the hit; then the hit
-//! pieces flash and the beam lingers and fades.
+//! the engine's traced path, with a bright front, turns at mirrors, splits at an Eye, stops at
+//! the hit; then the beam lingers and fades. Flares, splashes and shards are `effects`'.
 
 use crate::board::{BEAM_HEIGHT, direction_vec, square_center};
 use crate::pieces::OnSquare;
@@ -23,17 +23,9 @@ pub struct BeamSegment {
 #[derive(Component)]
 pub struct BeamHead(usize);
 
-/// A flash where the beam hit a piece.
-#[derive(Component)]
-pub struct Burst {
-    elapsed: f32,
-    size: f32,
-}
-
 #[derive(Resource)]
 pub struct BeamAssets {
     core: Handle<StandardMaterial>,
-    flash: Handle<StandardMaterial>,
     cube: Handle<Mesh>,
     ball: Handle<Mesh>,
 }
@@ -43,7 +35,7 @@ const THICKNESS: f32 = 0.09;
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, make_assets).add_systems(
         Update,
-        (spawn_beam, draw_beam, flash_hits, animate_bursts)
+        (spawn_beam, draw_beam, light_pharaohs)
             .chain()
             .in_set(crate::GameSet::View),
     );
@@ -58,13 +50,6 @@ fn make_assets(
         core: materials.add(StandardMaterial {
             base_color: Color::srgb(1.0, 0.3, 0.2),
             emissive: LinearRgba::rgb(30.0, 2.0, 1.0),
-            unlit: true,
-            ..default()
-        }),
-        flash: materials.add(StandardMaterial {
-            base_color: Color::srgba(1.0, 0.8, 0.5, 0.8),
-            emissive: LinearRgba::rgb(20.0, 6.0, 2.0),
-            alpha_mode: AlphaMode::Blend,
             unlit: true,
             ..default()
         }),
@@ -191,72 +176,43 @@ fn draw_beam(
         match tips.iter().find(|(i, _)| *i == head.0) {
             Some(&(_, p)) => {
                 *vis = Visibility::Visible;
+                // The front: a bright bead, pulsing, that the eye can follow.
                 tf.translation = p;
-                tf.scale = Vec3::splat(0.2);
+                tf.scale = Vec3::splat(0.27 + 0.05 * (time.elapsed_secs() * 40.0).sin());
             }
             None => *vis = Visibility::Hidden,
         }
     }
 }
 
-/// When a shot lands: a flash on every piece hit; a lit Pharaoh glows.
-fn flash_hits(
+/// When a shot lands, a lit Pharaoh glows white-hot (the flashes, sparks and shards are
+/// `effects`').
+fn light_pharaohs(
     show: Res<Show>,
     mut seen: Local<u32>,
-    assets: Option<Res<BeamAssets>>,
     models: Option<Res<Models>>,
     pieces: Query<(&OnSquare, &Children)>,
     mut parts: Query<&mut MeshMaterial3d<StandardMaterial>, With<PieceModel>>,
-    mut commands: Commands,
 ) {
-    let (Some(assets), Some(models)) = (assets, models) else {
-        return;
-    };
+    let Some(models) = models else { return };
     if show.landings == *seen {
         return;
     }
     *seen = show.landings;
     let Some(shot) = &show.shot else { return };
-    for hit in &shot.hits {
-        let pharaoh = hit.effect == HitEffect::PharaohLit;
-        commands.spawn((
-            Name::new("Burst"),
-            Burst {
-                elapsed: 0.0,
-                size: if pharaoh { 2.6 } else { 1.2 },
-            },
-            Mesh3d(assets.ball.clone()),
-            MeshMaterial3d(assets.flash.clone()),
-            Transform::from_translation(square_center(hit.square) + Vec3::Y * 0.4)
-                .with_scale(Vec3::splat(0.1)),
-            bevy::picking::Pickable::IGNORE,
-            bevy::light::NotShadowCaster,
-        ));
-        if pharaoh {
-            for (on, children) in &pieces {
-                if on.0 == hit.square {
-                    for child in children.iter() {
-                        if let Ok(mut m) = parts.get_mut(child) {
-                            m.0 = models.lit.clone();
-                        }
+    for hit in shot
+        .hits
+        .iter()
+        .filter(|h| h.effect == HitEffect::PharaohLit)
+    {
+        for (on, children) in &pieces {
+            if on.0 == hit.square {
+                for child in children.iter() {
+                    if let Ok(mut m) = parts.get_mut(child) {
+                        m.0 = models.lit.clone();
                     }
                 }
             }
-        }
-    }
-}
-
-fn animate_bursts(
-    time: Res<Time>,
-    mut q: Query<(Entity, &mut Burst, &mut Transform)>,
-    mut commands: Commands,
-) {
-    for (e, mut b, mut tf) in &mut q {
-        b.elapsed += time.delta_secs();
-        let t = (b.elapsed / 0.6).min(1.0);
-        tf.scale = Vec3::splat(0.1 + b.size * t.sqrt());
-        if t >= 1.0 {
-            commands.entity(e).despawn();
         }
     }
 }

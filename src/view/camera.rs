@@ -57,6 +57,7 @@ pub enum CameraAction {
 
 pub(super) fn plugin(app: &mut App) {
     app.insert_resource(Orbit::HOME)
+        .init_resource::<Shake>()
         .add_message::<CameraAction>()
         .add_systems(Startup, spawn_camera)
         .add_systems(
@@ -192,10 +193,53 @@ fn set_viewport(
     }
 }
 
-fn place_camera(orbit: Res<Orbit>, mut cameras: Query<&mut Transform, With<Camera3d>>) {
-    if orbit.is_changed() {
-        for mut tf in &mut cameras {
-            *tf = orbit.transform();
-        }
+/// A small shake when the laser strikes (`effects` adds to it; a setting turns it off). It
+/// decays in about half a second and never moves the orbit itself.
+#[derive(Resource, Default, Debug)]
+pub struct Shake {
+    trauma: f32,
+    clock: f32,
+}
+
+impl Shake {
+    pub fn add(&mut self, amount: f32) {
+        self.trauma = (self.trauma + amount).clamp(0.0, 1.0);
+    }
+
+    /// How hard it shakes now, 0 to 1.
+    pub fn trauma(&self) -> f32 {
+        self.trauma
+    }
+}
+
+fn place_camera(
+    time: Res<Time>,
+    orbit: Res<Orbit>,
+    mut shake: ResMut<Shake>,
+    mut was_shaking: Local<bool>,
+    mut cameras: Query<&mut Transform, With<Camera3d>>,
+) {
+    let shaking = shake.trauma > 0.0;
+    if !(orbit.is_changed() || shaking || *was_shaking) {
+        return;
+    }
+    *was_shaking = shaking;
+    let mut placed = orbit.transform();
+    if shaking {
+        let dt = time.delta_secs().min(0.1);
+        shake.clock += dt;
+        let t = shake.clock;
+        // Sums of unrelated sines: a jitter without a random source, strongest at first.
+        let amount = shake.trauma * shake.trauma * 0.12;
+        let offset = Vec3::new(
+            (t * 37.0).sin() + 0.5 * (t * 59.0).sin(),
+            0.7 * (t * 43.0).sin(),
+            (t * 31.0 + 1.0).sin(),
+        ) * amount;
+        placed.translation += offset;
+        shake.trauma = (shake.trauma - dt * 1.8).max(0.0);
+    }
+    for mut tf in &mut cameras {
+        *tf = placed;
     }
 }

@@ -22,6 +22,7 @@ pub(super) fn plugin(app: &mut App) {
         (
             observe_new_targets,
             keys.run_if(not(egui_wants_any_keyboard_input)),
+            mute_key.run_if(not(egui_wants_any_keyboard_input)),
             replay_keys
                 .run_if(in_state(Screen::Replay).and_then(not(egui_wants_any_keyboard_input))),
         )
@@ -161,6 +162,23 @@ fn keys(
     }
     if keys.just_pressed(KeyCode::KeyT) {
         selection.write(SelectionAction::ToggleStackMode);
+    }
+}
+
+/// M turns the sound off and on, on every screen.
+fn mute_key(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut settings: ResMut<crate::settings::Settings>,
+    mut news: MessageWriter<crate::news::News>,
+) {
+    if keys.just_pressed(KeyCode::KeyM) {
+        settings.muted = !settings.muted;
+        let text = if settings.muted {
+            "Sound off (M to turn it on)."
+        } else {
+            "Sound on."
+        };
+        news.write(crate::news::News::Sound(text.into()));
     }
 }
 

@@ -7,9 +7,12 @@ pub mod beam;
 pub mod best_move;
 pub mod camera;
 pub mod editor_marks;
+pub mod effects;
 pub mod emitters;
+pub mod environment;
 pub mod highlights;
 pub mod input;
+pub mod model_file;
 pub mod models;
 pub mod panels;
 pub mod preview_beam;
@@ -18,6 +21,16 @@ pub mod scene;
 
 pub struct ViewPlugin;
 
+/// The pieces' models, from the model file or built in; apart for the headless asset tests.
+pub struct ModelsPlugin;
+
+impl Plugin for ModelsPlugin {
+    fn build(&self, app: &mut App) {
+        models::plugin(app);
+        model_file::plugin(app);
+    }
+}
+
 impl Plugin for ViewPlugin {
     fn build(&self, app: &mut App) {
         app.add_plugins((
@@ -25,13 +38,15 @@ impl Plugin for ViewPlugin {
             bevy_egui::EguiPlugin::default(),
         ));
         scene::plugin(app);
-        models::plugin(app);
+        app.add_plugins(ModelsPlugin);
         camera::plugin(app);
         beam::plugin(app);
+        effects::plugin(app);
         best_move::plugin(app);
         highlights::plugin(app);
         editor_marks::plugin(app);
         emitters::plugin(app);
+        environment::plugin(app);
         input::plugin(app);
         panels::plugin(app);
         preview_beam::plugin(app);

@@ -1,19 +1,136 @@
-//! A recognisable procedural model for every piece, built for orientation 0 (N, NE or `\`) and
-//! turned by the entity's yaw. Silver stands on round discs, Red on square plates, so the sides
-//! differ in shape and brightness, not in hue alone.
+//! Every piece's model, built for orientation 0 (N, NE or `\`) and turned by the entity's yaw:
+//! the modelled one from the model file once it has loaded (`model_file`), else a recognisable
+//! procedural one built here, which also stands in whenever the file is missing or broken.
+//! Silver stands on round discs, Red on square plates, so the sides differ in shape and
+//! brightness, not in hue alone.
 
+use super::model_file::ModelSet;
 use crate::pieces::BoardPiece;
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, PrimitiveTopology};
+use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use khet_engine::{Color as Side, Kind, Piece};
+
+impl Models {
+    /// A side's body material (the shards of its broken pieces).
+    pub fn body(&self, side: Side) -> Handle<StandardMaterial> {
+        self.body[side.index()].clone()
+    }
+
+    /// Puts a model file's meshes and finishes in use (those it has).
+    pub fn adopt(&mut self, set: ModelSet, finishes: &HashMap<String, Handle<StandardMaterial>>) {
+        let take = |slot: &mut Handle<StandardMaterial>, name: &str| {
+            if let Some(h) = finishes.get(name) {
+                *slot = h.clone();
+            }
+        };
+        take(&mut self.body[0], "silver_body");
+        take(&mut self.body[1], "red_body");
+        take(&mut self.trim[0], "silver_trim");
+        take(&mut self.trim[1], "red_trim");
+        take(&mut self.mirror, "mirror");
+        take(&mut self.glass, "glass");
+        take(&mut self.gold, "gold");
+        take(&mut self.lens, "lens");
+        self.file = Some(set);
+    }
+
+    /// Whether the pieces are the model file's.
+    pub fn from_file(&self) -> bool {
+        self.file.is_some()
+    }
+
+    fn material(&self, role: Role, side: usize) -> Handle<StandardMaterial> {
+        match role {
+            Role::Body => self.body[side].clone(),
+            Role::Trim => self.trim[side].clone(),
+            Role::Mirror => self.mirror.clone(),
+            Role::Glass => self.glass.clone(),
+            Role::Gold => self.gold.clone(),
+            Role::Lens => self.lens.clone(),
+            Role::Stone => self.trim[side].clone(),
+        }
+    }
+
+    /// The parts of a piece's model from the file, if the file has it (and its base).
+    fn file_parts(&self, piece: Piece) -> Option<Vec<Part>> {
+        let set = self.file.as_ref()?;
+        let side = piece.color().index();
+        let name = match piece.kind() {
+            Kind::Eye => "Eye",
+            k => k.name(),
+        };
+        let model = set.get(name)?;
+        let base = set.get(if piece.color() == Side::Silver {
+            "BaseSilver"
+        } else {
+            "BaseRed"
+        })?;
+        let mut out: Vec<Part> = base
+            .iter()
+            .map(|(mesh, role)| {
+                (
+                    mesh.clone(),
+                    self.material(*role, side),
+                    Transform::IDENTITY,
+                )
+            })
+            .collect();
+        // An obelisk stack is its stones one above the other.
+        let levels = if piece.kind() == Kind::Obelisk {
+            piece.height()
+        } else {
+            1
+        };
+        for level in 0..levels {
+            let lift = Transform::from_xyz(0.0, level as f32 * 0.62, 0.0);
+            out.extend(
+                model
+                    .iter()
+                    .map(|(mesh, role)| (mesh.clone(), self.material(*role, side), lift)),
+            );
+        }
+        Some(out)
+    }
+}
 
 /// Marks the mesh children of a piece, rebuilt when the piece changes.
 #[derive(Component)]
 pub struct PieceModel;
 
+/// What a part of a model is made of. `Body` and `Trim` take the piece's side's finish.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    Body,
+    Trim,
+    Mirror,
+    Glass,
+    Gold,
+    Lens,
+    Stone,
+}
+
+impl Role {
+    /// The role a model file's material name stands for.
+    pub fn from_name(name: &str) -> Option<Role> {
+        Some(match name {
+            "body" => Role::Body,
+            "trim" => Role::Trim,
+            "mirror" => Role::Mirror,
+            "glass" => Role::Glass,
+            "gold" => Role::Gold,
+            "lens" => Role::Lens,
+            "stone" => Role::Stone,
+            _ => return None,
+        })
+    }
+}
+
 #[derive(Resource)]
 pub struct Models {
+    /// The model file's meshes, once loaded.
+    file: Option<ModelSet>,
     disc: Handle<Mesh>,
     plate: Handle<Mesh>,
     prism: Handle<Mesh>,
@@ -178,6 +295,7 @@ fn make_models(
         ..default()
     });
     commands.insert_resource(Models {
+        file: None,
         disc: meshes.add(Cylinder::new(0.44, 0.06)),
         plate: meshes.add(Cuboid::new(0.84, 0.06, 0.84)),
         prism: meshes.add(prism),
@@ -210,6 +328,9 @@ fn at(x: f32, y: f32, z: f32) -> Transform {
 
 /// The parts of a piece's model, in the piece's own frame (orientation 0).
 pub fn parts(m: &Models, piece: Piece) -> Vec<Part> {
+    if let Some(parts) = m.file_parts(piece) {
+        return parts;
+    }
     let side = piece.color().index();
     let body = m.body[side].clone();
     let trim = m.trim[side].clone();

@@ -1,10 +1,12 @@
 //! Graphics quality presets, from the settings ([`Quality`]):
 //!
-//! | preset | shadows | bloom | fill light | anti-aliasing |
-//! |---|---|---|---|---|
-//! | Low | off | off | off | off |
-//! | Medium | 1024² map | off | on | MSAA ×4 |
-//! | High | 2048² map | on | on | MSAA ×4 |
+//! | preset | shadows | bloom | fill light | reflections | anti-aliasing | shards, sparks |
+//! |---|---|---|---|---|---|---|
+//! | Low | off | off | off | off | off | 8, 4 |
+//! | Medium | 1024² map | off | on | the hall | MSAA ×4 | 14, 8 |
+//! | High | 2048² map | on | on | the hall | MSAA ×4 | 22, 12 |
+//!
+//! (Reflections: the environment light of `environment`. Shards and sparks: `effects`.)
 //!
 //! MSAA ×2 is not offered: WebGPU guarantees only 1 and 4 samples, and llvmpipe refuses 2.
 //! The board camera stays HDR in every preset: its picture goes to a texture of its own, which
@@ -75,10 +77,12 @@ fn apply(
     mut suns: Query<&mut DirectionalLight>,
     mut fills: Query<&mut Visibility, With<PointLight>>,
     mut shadow_map: ResMut<DirectionalLightShadowMap>,
+    hall: Option<Res<super::environment::Hall>>,
     mut commands: Commands,
     mut applied: Local<Option<Quality>>,
 ) {
     let Some(mut graphics) = graphics else { return };
+    let Some(hall) = hall else { return };
     let q = resolve(settings.quality, graphics.software);
     let Ok(camera) = cameras.single() else { return };
     if *applied == Some(q) {
@@ -95,13 +99,16 @@ fn apply(
                     ..Bloom::NATURAL
                 },
                 Msaa::Sample4,
+                super::environment::light(&hall),
             ));
         }
         Quality::Medium => {
-            e.remove::<Bloom>().insert(Msaa::Sample4);
+            e.remove::<Bloom>()
+                .insert((Msaa::Sample4, super::environment::light(&hall)));
         }
         Quality::Low | Quality::Auto => {
-            e.remove::<Bloom>().insert(Msaa::Off);
+            e.remove::<(Bloom, bevy::light::EnvironmentMapLight)>()
+                .insert(Msaa::Off);
         }
     }
     // The fill light costs a second light in every pixel's shading; Low does without it.

@@ -58,6 +58,7 @@ fn spawn_board(
     });
     commands.spawn((
         Name::new("Board slab"),
+        super::model_file::BoardSlab,
         Mesh3d(meshes.add(Cuboid::new(10.8, 0.3, 8.8))),
         MeshMaterial3d(stone),
         Transform::from_xyz(0.0, -0.17, 0.0),

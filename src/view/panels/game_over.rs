@@ -17,12 +17,15 @@ pub fn game_over(
     mut new_game: MessageWriter<NewGameRequested>,
     mut watch: MessageWriter<Watch>,
     mut closed: Local<Option<(String, usize)>>,
+    moment: Option<Res<crate::cues::PharaohMoment>>,
 ) -> Result {
     let Some(result) = m.game.result() else {
         return Ok(());
     };
     let this = (m.date.clone(), m.game.turns().len());
+    // A lit Pharaoh has its moment first.
     if !show.is_idle()
+        || moment.is_some()
         || *screen.get() != crate::screen::Screen::Playing
         || closed.as_ref() == Some(&this)
     {

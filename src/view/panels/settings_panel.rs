@@ -1,5 +1,5 @@
 //! The settings screen: animation, colours, the camera's home view, the new-game defaults and
-//! whether to offer an unfinished game at start. Every change is saved.
+//! whether to offer an unfinished game at start, graphics and sound. Every change is saved.
 
 use super::{PanelSet, PanelSpace, nav, side_panel};
 use crate::screen::{GoTo, Screen};
@@ -69,6 +69,20 @@ fn panel(
         })
         .response
         .on_hover_text("Low: no shadows, bloom or anti-aliasing. Medium: shadows, MSAA ×4, no bloom. High: bloom and MSAA ×4. Auto: Low on a software renderer, else High");
+        ui.checkbox(
+            &mut s.camera_shake,
+            "The camera shakes when the laser strikes",
+        );
+        ui.separator();
+        ui.label("Sound");
+        ui.horizontal(|ui| {
+            ui.add_enabled(
+                !s.muted,
+                egui::Slider::new(&mut s.volume, 0.0..=1.0).text("volume"),
+            );
+            ui.checkbox(&mut s.muted, "mute (M)");
+        });
+        ui.separator();
         if ui.button("Restore the defaults").clicked() {
             s = Settings::default();
         }

@@ -1,0 +1,293 @@
+//! The game's sounds: the laser's hum while the beam travels, a zap as it fires, a ping at each
+//! reflection, a fizz where it stops, a piece shattering, the Pharaoh's end, and a knock when a
+//! moved piece comes to rest. They follow the table's [`Cue`]s, so they keep time with what is
+//! drawn.
+//!
+//! The clips are WAV files in `assets/sounds/` (made by `make_sounds.py` there), loaded through
+//! the asset server; a missing or broken one is reported once with its path and that sound is
+//! left out. Playing goes through `khet-audio`, which loads ALSA at run time: building needs no
+//! system package, and without a sound device the game plays on silently and says why once.
+//! Volume and mute are settings; M mutes and unmutes (`view::input`).
+
+use crate::cues::Cue;
+use crate::news::News;
+use crate::settings::Settings;
+use bevy::asset::io::Reader;
+use bevy::asset::{AssetLoader, LoadContext, UntypedAssetLoadFailedEvent};
+use bevy::prelude::*;
+use khet_audio::{Clip, Mixer, Output, RATE};
+use std::sync::{Arc, Mutex};
+
+/// Plays the cues. `device: false` (the headless tests) mixes without a sound device.
+pub struct SoundPlugin {
+    pub device: bool,
+}
+
+impl Plugin for SoundPlugin {
+    fn build(&self, app: &mut App) {
+        let mixer = Arc::new(Mutex::new(Mixer::new(RATE)));
+        let (output, failure) = if self.device {
+            let device = std::env::var("KHET_SOUND_DEVICE").unwrap_or_else(|_| "default".into());
+            match Output::open(&device, mixer.clone()) {
+                Ok(o) => (Some(o), None),
+                Err(e) => (None, Some(e.to_string())),
+            }
+        } else {
+            (None, None)
+        };
+        app.init_asset::<SoundClip>()
+            .register_asset_loader(WavLoader)
+            .insert_resource(Audio {
+                mixer,
+                output: output.map(Mutex::new),
+                failure,
+                told: false,
+            })
+            .add_systems(Startup, load_sounds)
+            .add_systems(
+                Update,
+                (
+                    tell_failures,
+                    (apply_settings, play_cues)
+                        .chain()
+                        .after(crate::GameSet::Logic),
+                ),
+            );
+    }
+}
+
+/// One of the game's sounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sfx {
+    Hum,
+    Zap,
+    Ping,
+    Fizz,
+    Shatter,
+    Pharaoh,
+    Click,
+}
+
+impl Sfx {
+    pub const ALL: [Sfx; 7] = [
+        Sfx::Hum,
+        Sfx::Zap,
+        Sfx::Ping,
+        Sfx::Fizz,
+        Sfx::Shatter,
+        Sfx::Pharaoh,
+        Sfx::Click,
+    ];
+
+    /// The file, relative to the assets folder.
+    pub fn path(self) -> &'static str {
+        match self {
+            Sfx::Hum => "sounds/hum.wav",
+            Sfx::Zap => "sounds/zap.wav",
+            Sfx::Ping => "sounds/ping.wav",
+            Sfx::Fizz => "sounds/fizz.wav",
+            Sfx::Shatter => "sounds/shatter.wav",
+            Sfx::Pharaoh => "sounds/pharaoh.wav",
+            Sfx::Click => "sounds/click.wav",
+        }
+    }
+
+    /// How loud it is against the others.
+    fn gain(self) -> f32 {
+        match self {
+            Sfx::Hum => 0.35,
+            Sfx::Zap => 0.5,
+            Sfx::Ping => 0.45,
+            Sfx::Fizz => 0.5,
+            Sfx::Shatter => 0.8,
+            Sfx::Pharaoh => 0.9,
+            Sfx::Click => 0.6,
+        }
+    }
+}
+
+/// A decoded WAV file.
+#[derive(Asset, TypePath, Clone, Debug)]
+pub struct SoundClip(pub Clip);
+
+/// Reads `.wav` files with `khet-audio`'s decoder, which refuses what it cannot play.
+#[derive(TypePath)]
+struct WavLoader;
+
+impl AssetLoader for WavLoader {
+    type Asset = SoundClip;
+    type Settings = ();
+    type Error = std::io::Error;
+
+    async fn load(
+        &self,
+        reader: &mut dyn Reader,
+        _: &(),
+        _: &mut LoadContext<'_>,
+    ) -> Result<SoundClip, Self::Error> {
+        let mut bytes = Vec::new();
+        reader.read_to_end(&mut bytes).await?;
+        khet_audio::wav::decode(&bytes)
+            .map(SoundClip)
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()))
+    }
+
+    fn extensions(&self) -> &[&str] {
+        &["wav"]
+    }
+}
+
+/// The mixer the device plays, and the device if there is one.
+#[derive(Resource)]
+pub struct Audio {
+    pub mixer: Arc<Mutex<Mixer>>,
+    output: Option<Mutex<Output>>,
+    failure: Option<String>,
+    told: bool,
+}
+
+impl Audio {
+    /// Whether sound reaches a device.
+    pub fn has_device(&self) -> bool {
+        self.output.is_some()
+    }
+
+    fn with_mixer(&self, f: impl FnOnce(&mut Mixer)) {
+        if let Ok(mut m) = self.mixer.lock() {
+            f(&mut m);
+        }
+    }
+}
+
+/// The clips' handles; a clip that failed to load is simply never ready.
+#[derive(Resource)]
+pub struct Sounds(Vec<(Sfx, Handle<SoundClip>)>);
+
+fn load_sounds(server: Res<AssetServer>, mut commands: Commands) {
+    commands.insert_resource(Sounds(
+        Sfx::ALL
+            .iter()
+            .map(|s| (*s, server.load(s.path())))
+            .collect(),
+    ));
+}
+
+/// Reports, once each, a sound file that could not be read and a device that could not open.
+fn tell_failures(
+    mut failed: MessageReader<UntypedAssetLoadFailedEvent>,
+    mut audio: ResMut<Audio>,
+    mut news: MessageWriter<News>,
+) {
+    for f in failed.read() {
+        let path = f.path.to_string();
+        if !Sfx::ALL.iter().any(|s| s.path() == path) {
+            continue;
+        }
+        let text = format!(
+            "Sound file assets/{}: {}; playing without it.",
+            f.path, f.error
+        );
+        warn!("{text}");
+        news.write(News::Asset(text));
+    }
+    if !audio.told {
+        audio.told = true;
+        if let Some(why) = audio.failure.clone() {
+            info!("no sound: {why}");
+            news.write(News::Sound(format!("No sound: {why}.")));
+        }
+    }
+    let gone = audio
+        .output
+        .as_ref()
+        .and_then(|o| o.lock().ok().and_then(|o| o.failure()));
+    if let Some(why) = gone {
+        audio.output = None;
+        news.write(News::Sound(format!("The sound device stopped: {why}.")));
+    }
+}
+
+/// An error's first line (a loader's error may carry a backtrace after it).
+pub fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or_default()
+}
+
+fn apply_settings(settings: Res<Settings>, audio: Res<Audio>) {
+    if settings.is_changed() {
+        audio.with_mixer(|m| {
+            m.set_volume(settings.volume);
+            m.set_muted(settings.muted);
+        });
+    }
+}
+
+/// What each cue sounds like: the hum from fire to landing, a ping per turn (at most two in one
+/// frame, so a skipped shot does not roar), a fizz where the beam stops, a shatter per piece
+/// struck, the Pharaoh's end, the knock of a placed piece.
+pub fn sounds_for(cues: &[Cue]) -> Vec<(Sfx, bool)> {
+    let mut out = Vec::new();
+    let mut pings = 0;
+    for cue in cues {
+        match cue {
+            Cue::Placed => out.push((Sfx::Click, false)),
+            Cue::Fire { .. } => {
+                out.push((Sfx::Zap, false));
+                out.push((Sfx::Hum, true));
+            }
+            Cue::Reflect { .. } => {
+                pings += 1;
+                if pings <= 2 {
+                    out.push((Sfx::Ping, false));
+                }
+            }
+            Cue::Stop { .. } => out.push((Sfx::Fizz, false)),
+            Cue::Strike { hit } => out.push((
+                if hit.effect == khet_engine::HitEffect::PharaohLit {
+                    Sfx::Pharaoh
+                } else {
+                    Sfx::Shatter
+                },
+                false,
+            )),
+            Cue::Landed { .. } => out.push((Sfx::Hum, false)),
+        }
+    }
+    out
+}
+
+fn play_cues(
+    mut cues: MessageReader<Cue>,
+    audio: Res<Audio>,
+    sounds: Option<Res<Sounds>>,
+    clips: Res<Assets<SoundClip>>,
+) {
+    let cues: Vec<Cue> = cues.read().copied().collect();
+    let Some(sounds) = sounds else { return };
+    if cues.is_empty() {
+        return;
+    }
+    let clip = |sfx: Sfx| {
+        sounds
+            .0
+            .iter()
+            .find(|(s, _)| *s == sfx)
+            .and_then(|(_, h)| clips.get(h))
+    };
+    audio.with_mixer(|m| {
+        for (sfx, on) in sounds_for(&cues) {
+            match (sfx, on) {
+                (Sfx::Hum, true) => {
+                    if let Some(c) = clip(sfx) {
+                        m.start_loop("hum", &c.0, sfx.gain());
+                    }
+                }
+                (Sfx::Hum, false) => m.stop_loop("hum"),
+                _ => {
+                    if let Some(c) = clip(sfx) {
+                        m.play(&c.0, sfx.gain());
+                    }
+                }
+            }
+        }
+    });
+}
