@@ -260,7 +260,12 @@ fn play_cues(
     audio: Res<Audio>,
     sounds: Option<Res<Sounds>>,
     clips: Res<Assets<SoundClip>>,
+    show: Res<crate::state::Show>,
 ) {
+    // A beam cut short (a new game, a take-back mid-shot) never lands: its hum stops anyway.
+    if !matches!(show.phase, crate::state::Phase::Firing { .. }) {
+        audio.with_mixer(|m| m.stop_loop("hum"));
+    }
     let cues: Vec<Cue> = cues.read().copied().collect();
     let Some(sounds) = sounds else { return };
     if cues.is_empty() {

@@ -288,3 +288,40 @@ fn a_shot_is_heard_from_fire_to_landing() {
     m.render(&mut buf);
     assert!(buf.iter().map(|s| s * s).sum::<f32>() > 1.0);
 }
+
+#[test]
+fn a_beam_cut_short_stops_its_hum() {
+    let mut app = app(&assets_dir());
+    settle(&mut app);
+    app.world_mut().resource_mut::<Settings>().speed = 1.0;
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_millis(20),
+    ));
+    let mv = app.world().resource::<Match>().game.legal_moves()[0];
+    app.world_mut().write_message(MoveRequested(mv));
+    let mixer = app.world().resource::<Audio>().mixer.clone();
+    let mut humming = false;
+    for _ in 0..100 {
+        app.update();
+        if mixer.lock().unwrap().is_looping("hum") {
+            humming = true;
+            break;
+        }
+    }
+    assert!(humming, "the hum starts when the laser fires");
+    let setup = app
+        .world()
+        .resource::<khet::setups::SetupLibrary>()
+        .find("khet2/classic")
+        .cloned()
+        .unwrap();
+    app.world_mut().write_message(khet::state::NewGameRequested(
+        khet::state::NewGameSpec::casual(setup, [khet::state::Player::Person; 2]),
+    ));
+    app.update();
+    app.update();
+    assert!(
+        !mixer.lock().unwrap().is_looping("hum"),
+        "a new game mid-beam silences it"
+    );
+}
