@@ -146,6 +146,11 @@ impl fmt::Display for News {
     }
 }
 
+/// An error's first line (a loader's error may carry a backtrace after it).
+pub fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or_default()
+}
+
 /// The latest news: what the status line shows.
 #[derive(Resource, Default, Debug)]
 pub struct StatusLine(pub Option<News>);

@@ -37,13 +37,17 @@ impl Plugin for SoundPlugin {
         };
         app.init_asset::<SoundClip>()
             .register_asset_loader(WavLoader)
-            .insert_resource(Audio {
-                mixer,
-                output: output.map(Mutex::new),
-                failure,
-                told: false,
-            })
-            .add_systems(Startup, load_sounds)
+            .insert_resource(Audio { mixer, output })
+            .add_systems(
+                Startup,
+                (load_sounds, move |mut news: MessageWriter<News>| {
+                    // Said once, at start.
+                    if let Some(why) = &failure {
+                        info!("no sound: {why}");
+                        news.write(News::Sound(format!("No sound: {why}.")));
+                    }
+                }),
+            )
             .add_systems(
                 Update,
                 (
@@ -141,17 +145,10 @@ impl AssetLoader for WavLoader {
 #[derive(Resource)]
 pub struct Audio {
     pub mixer: Arc<Mutex<Mixer>>,
-    output: Option<Mutex<Output>>,
-    failure: Option<String>,
-    told: bool,
+    output: Option<Output>,
 }
 
 impl Audio {
-    /// Whether sound reaches a device.
-    pub fn has_device(&self) -> bool {
-        self.output.is_some()
-    }
-
     fn with_mixer(&self, f: impl FnOnce(&mut Mixer)) {
         if let Ok(mut m) = self.mixer.lock() {
             f(&mut m);
@@ -172,7 +169,7 @@ fn load_sounds(server: Res<AssetServer>, mut commands: Commands) {
     ));
 }
 
-/// Reports, once each, a sound file that could not be read and a device that could not open.
+/// Reports, once each, a sound file that could not be read and a device that stopped.
 fn tell_failures(
     mut failed: MessageReader<UntypedAssetLoadFailedEvent>,
     mut audio: ResMut<Audio>,
@@ -185,31 +182,17 @@ fn tell_failures(
         }
         let text = format!(
             "Sound file assets/{}: {}; playing without it.",
-            f.path, f.error
+            f.path,
+            crate::news::first_line(&f.error.to_string())
         );
         warn!("{text}");
         news.write(News::Asset(text));
     }
-    if !audio.told {
-        audio.told = true;
-        if let Some(why) = audio.failure.clone() {
-            info!("no sound: {why}");
-            news.write(News::Sound(format!("No sound: {why}.")));
-        }
-    }
-    let gone = audio
-        .output
-        .as_ref()
-        .and_then(|o| o.lock().ok().and_then(|o| o.failure()));
+    let gone = audio.output.as_ref().and_then(Output::failure);
     if let Some(why) = gone {
         audio.output = None;
         news.write(News::Sound(format!("The sound device stopped: {why}.")));
     }
-}
-
-/// An error's first line (a loader's error may carry a backtrace after it).
-pub fn first_line(text: &str) -> &str {
-    text.lines().next().unwrap_or_default()
 }
 
 fn apply_settings(settings: Res<Settings>, audio: Res<Audio>) {
@@ -261,10 +244,12 @@ fn play_cues(
     sounds: Option<Res<Sounds>>,
     clips: Res<Assets<SoundClip>>,
     show: Res<crate::state::Show>,
+    mut humming: Local<bool>,
 ) {
     // A beam cut short (a new game, a take-back mid-shot) never lands: its hum stops anyway.
-    if !matches!(show.phase, crate::state::Phase::Firing { .. }) {
+    if *humming && !matches!(show.phase, crate::state::Phase::Firing { .. }) {
         audio.with_mixer(|m| m.stop_loop("hum"));
+        *humming = false;
     }
     let cues: Vec<Cue> = cues.read().copied().collect();
     let Some(sounds) = sounds else { return };
@@ -284,6 +269,7 @@ fn play_cues(
                 (Sfx::Hum, true) => {
                     if let Some(c) = clip(sfx) {
                         m.start_loop("hum", &c.0, sfx.gain());
+                        *humming = true;
                     }
                 }
                 (Sfx::Hum, false) => m.stop_loop("hum"),

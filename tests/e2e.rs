@@ -398,20 +398,14 @@ fn the_real_window_shows_the_game() {
     let img = Image::load(&dir.join("14-break.png"));
     let side = Sidecar::load(&dir.join("14-break.txt"));
     let (cx, cy) = side.square["c4"];
-    let near = |test: &dyn Fn([u8; 3]) -> bool, r: i64| {
-        (-r..=r)
-            .flat_map(|dy| (-r..=r).map(move |dx| (dx, dy)))
-            .filter(|&(dx, dy)| img.at(cx as i64 + dx, cy as i64 + dy).is_some_and(test))
-            .count()
-    };
-    let flash = near(&|p: [u8; 3]| p.iter().all(|&c| c >= 220), 40);
+    let flash = img.count_near((cx, cy), 40, |p: [u8; 3]| p.iter().all(|&c| c >= 220));
     // Red lacquer, lit: red well above green and blue (the board's tiles are sand and grey).
     let red_shard = |p: [u8; 3]| {
         p[0] >= 120
             && i32::from(p[0]) - i32::from(p[1]) >= 70
             && i32::from(p[0]) - i32::from(p[2]) >= 70
     };
-    let shards = near(&red_shard, 70);
+    let shards = img.count_near((cx, cy), 70, red_shard);
     assert!(
         flash >= 300 && shards >= 300,
         "no piece breaking on c4: {flash} flash and {shards} shard pixels"

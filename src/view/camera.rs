@@ -205,11 +205,6 @@ impl Shake {
     pub fn add(&mut self, amount: f32) {
         self.trauma = (self.trauma + amount).clamp(0.0, 1.0);
     }
-
-    /// How hard it shakes now, 0 to 1.
-    pub fn trauma(&self) -> f32 {
-        self.trauma
-    }
 }
 
 fn place_camera(

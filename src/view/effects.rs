@@ -297,6 +297,9 @@ fn shatter_dying(
     let (Some(fx), Some(models)) = (fx, models) else {
         return;
     };
+    if dying.is_empty() {
+        return;
+    }
     let (shards, _) = particle_budget(graphics.as_deref());
     // Only a piece the laser took breaks: a step back through a replay also removes pieces.
     let hits: Vec<_> = show

@@ -102,7 +102,7 @@ fn adopt(
     };
     let Some(mut models) = models else { return };
     let outcome = match server.load_state(handle) {
-        LoadState::Failed(e) => Err(crate::sound::first_line(&e.to_string()).to_string()),
+        LoadState::Failed(e) => Err(crate::news::first_line(&e.to_string()).to_string()),
         LoadState::Loaded if server.is_loaded_with_dependencies(handle) => {
             match gltfs.get(handle) {
                 Some(gltf) => read_models(gltf, &meshes, &gltf_materials, &mut materials),
