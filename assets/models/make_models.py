@@ -129,7 +129,10 @@ def cylinder(bm, radius_bottom, radius_top, height, at=(0, 0, 0), segments=32, b
     )["verts"]
     bmesh.ops.translate(bm, vec=Vector(at), verts=geom)
     _smooth(bm, geom)
-    return _bevel(bm, geom, bevel)
+    # A round one has only its rims bevelled: bevelling the seams between its smooth sides
+    # added a thousand triangles to a base that no one could see (and that a software renderer
+    # draws); a square one (4 segments) keeps its bevelled corners.
+    return _bevel(bm, geom, bevel, rims_only=segments > 8)
 
 
 def sphere(bm, radius, at=(0, 0, 0), scale=(1, 1, 1)):
@@ -160,11 +163,13 @@ def _smooth(bm, verts):
             f.smooth = True
 
 
-def _bevel(bm, verts, offset):
+def _bevel(bm, verts, offset, rims_only=False):
     if offset <= 0:
         return verts
     vs = set(verts)
     edges = [e for e in bm.edges if e.verts[0] in vs and e.verts[1] in vs]
+    if rims_only:
+        edges = [e for e in edges if abs(e.verts[0].co.z - e.verts[1].co.z) < 1e-6]
     bmesh.ops.bevel(bm, geom=edges, offset=offset, segments=2, profile=0.5, affect="EDGES")
     return verts
 

@@ -74,11 +74,18 @@ fn spawn_board(
         base_color: Color::srgb(0.1, 0.05, 0.05),
         ..default()
     });
-    let ring = meshes.add(Torus::new(0.07, 0.11));
+    // The glyphs are a few pixels across: coarse meshes (a few hundred triangles, not the
+    // default thousands) look the same and keep a software renderer's frame cheap.
+    let ring = meshes.add(
+        Torus::new(0.07, 0.11)
+            .mesh()
+            .minor_resolution(6)
+            .major_resolution(20),
+    );
     let bar = meshes.add(Cuboid::new(0.06, 0.02, 0.32));
     let cross = meshes.add(Cuboid::new(0.26, 0.02, 0.06));
-    let eye_white = meshes.add(Sphere::new(0.2));
-    let pupil = meshes.add(Sphere::new(0.07));
+    let eye_white = meshes.add(Sphere::new(0.2).mesh().uv(20, 6));
+    let pupil = meshes.add(Sphere::new(0.07).mesh().uv(12, 4));
     let mut cache: Vec<(Color, Handle<StandardMaterial>)> = Vec::new();
     for sq in Square::ALL {
         let color = tile_color(sq);
