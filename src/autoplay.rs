@@ -8,9 +8,12 @@
 use crate::board::{BEAM_HEIGHT, square_center};
 use crate::selection::{RotateSelected, Selection, SquareClicked};
 use crate::state::{Match, Phase, Show};
+use bevy::input::ButtonState;
+use bevy::input::mouse::MouseButtonInput;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::time::TimeUpdateStrategy;
+use bevy::window::{CursorMoved, WindowEvent};
 use khet_engine::{Move, Position, Square};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -29,6 +32,8 @@ pub struct Autoplay {
     plan: Option<(Move, Move)>,
     /// Of the lit Pharaoh's two pictures, how many are taken.
     pharaoh_shots: u8,
+    /// The mouse button pressed on the piece to select, to be let go next frame.
+    release_pending: bool,
     pub saved: Vec<PathBuf>,
 }
 
@@ -45,6 +50,7 @@ impl Autoplay {
             last_frame: None,
             plan: None,
             pharaoh_shots: 0,
+            release_pending: false,
             saved: Vec::new(),
         }
     }
@@ -135,11 +141,9 @@ fn run(
     show: Res<Show>,
     mut clicks: MessageWriter<SquareClicked>,
     mut rotate: MessageWriter<RotateSelected>,
-    camera: Query<
-        (&Camera, &GlobalTransform),
-        (With<Camera3d>, Without<bevy_egui::PrimaryEguiContext>),
-    >,
-    windows: Query<&Window>,
+    camera: crate::view::panels::labels::BoardCamera,
+    windows: Query<(Entity, &Window)>,
+    mut window_events: MessageWriter<WindowEvent>,
     moment: Option<Res<crate::cues::PharaohMoment>>,
     mut commands: Commands,
     mut exit: MessageWriter<AppExit>,
@@ -169,20 +173,29 @@ fn run(
         auto.wait -= 1;
         return;
     }
+    if auto.release_pending {
+        auto.release_pending = false;
+        if let Some((window, _)) = windows.iter().next() {
+            window_events.write(WindowEvent::MouseButtonInput(MouseButtonInput {
+                button: MouseButton::Left,
+                state: ButtonState::Released,
+                window,
+            }));
+        }
+        auto.wait = 6;
+        return;
+    }
     if auto.step >= 8 {
         return;
     }
-    let Ok((cam, cam_tf)) = camera.single() else {
-        return;
-    };
-    let scale = windows.iter().next().map_or(1.0, Window::scale_factor);
+    let scale = windows.iter().next().map_or(1.0, |(_, w)| w.scale_factor());
     let screenshot = |auto: &mut Autoplay, name: &str, beam: &[Square], commands: &mut Commands| {
         let png = auto.dir.join(format!("{name}.png"));
         let mut text = String::new();
         for sq in Square::ALL {
             for (label, y) in [("square", BEAM_HEIGHT), ("tile", 0.0)] {
-                if let Ok(p) = cam.world_to_viewport(cam_tf, square_center(sq) + Vec3::Y * y) {
-                    // Window coordinates (the viewport's offset is included), in physical pixels.
+                if let Some(p) = camera.to_window(square_center(sq) + Vec3::Y * y) {
+                    // Window coordinates, in physical pixels.
                     let p = p * scale;
                     text += &format!("{label} {sq} {:.1} {:.1}\n", p.x, p.y);
                 }
@@ -223,9 +236,27 @@ fn run(
                 exit.write(AppExit::error());
                 return;
             };
-            clicks.write(SquareClicked(m1.from()));
+            // A real click, as the window reports one, on the piece: the mouse's way through
+            // the board's picture to picking (`board_image`) is part of what is tested.
+            let target = square_center(m1.from()) + Vec3::Y * BEAM_HEIGHT;
+            let (Some(at), Some((window, _))) = (camera.to_window(target), windows.iter().next())
+            else {
+                error!("autoplay: the board is not on screen");
+                exit.write(AppExit::error());
+                return;
+            };
+            window_events.write(WindowEvent::CursorMoved(CursorMoved {
+                window,
+                position: at,
+                delta: None,
+            }));
+            window_events.write(WindowEvent::MouseButtonInput(MouseButtonInput {
+                button: MouseButton::Left,
+                state: ButtonState::Pressed,
+                window,
+            }));
+            auto.release_pending = true;
             auto.step = 2;
-            auto.wait = 6;
         }
         2 => {
             screenshot(&mut auto, "02-selected", &[], &mut commands);

@@ -27,12 +27,7 @@ pub struct Learn<'w, 's> {
     edits: MessageWriter<'w, Edit>,
     fair: MessageWriter<'w, CheckFairness>,
     go: MessageWriter<'w, crate::screen::GoTo>,
-    camera: Query<
-        'w,
-        's,
-        (&'static Camera, &'static GlobalTransform),
-        (With<Camera3d>, Without<bevy_egui::PrimaryEguiContext>),
-    >,
+    camera: crate::view::panels::labels::BoardCamera<'w, 's>,
 }
 
 /// The tutorial step shown: the Scarab's swap, missed by a turn.
@@ -166,14 +161,9 @@ pub fn learn(
                 // Where the broken piece stood, on screen.
                 let c4 = crate::board::square_center("c4".parse().unwrap_or(Square::ALL[0]))
                     + Vec3::Y * crate::board::BEAM_HEIGHT;
-                let note = l
-                    .camera
-                    .single()
-                    .ok()
-                    .and_then(|(cam, tf)| cam.world_to_viewport(tf, c4).ok())
-                    .map_or_else(String::new, |p| {
-                        format!("square c4 {:.1} {:.1}\n", p.x, p.y)
-                    });
+                let note = l.camera.to_window(c4).map_or_else(String::new, |p| {
+                    format!("square c4 {:.1} {:.1}\n", p.x, p.y)
+                });
                 shoot(auto, "14-break", note, commands);
                 commands.insert_resource(TimeUpdateStrategy::Automatic);
                 auto.step = 33;

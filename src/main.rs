@@ -85,6 +85,15 @@ fn game_app(folder: Option<&std::path::Path>) -> App {
         ViewPlugin,
         khet::sound::SoundPlugin { device: true },
     ));
+    // Each render pass's time on the GPU (or llvmpipe) in the log every second: how the
+    // figures in the README's *Frame rates* were taken.
+    if std::env::var_os("KHET_RENDER_DIAGNOSTICS").is_some() {
+        app.add_plugins((
+            bevy::render::diagnostic::RenderDiagnosticsPlugin,
+            bevy::diagnostic::FrameTimeDiagnosticsPlugin::default(),
+            bevy::diagnostic::LogDiagnosticsPlugin::default(),
+        ));
+    }
     app
 }
 

@@ -192,7 +192,8 @@ fn light_pharaohs(
     mut seen: Local<u32>,
     models: Option<Res<Models>>,
     pieces: Query<(&OnSquare, &Children)>,
-    mut parts: Query<&mut MeshMaterial3d<StandardMaterial>, With<PieceModel>>,
+    parts: Query<(), With<PieceModel>>,
+    mut commands: Commands,
 ) {
     let Some(models) = models else { return };
     if show.landings == *seen {
@@ -208,8 +209,11 @@ fn light_pharaohs(
         for (on, children) in &pieces {
             if on.0 == hit.square {
                 for child in children.iter() {
-                    if let Ok(mut m) = parts.get_mut(child) {
-                        m.0 = models.lit.clone();
+                    // Inserted, not edited: in Low the part draws with its Low material.
+                    if parts.contains(child) {
+                        commands
+                            .entity(child)
+                            .insert(MeshMaterial3d(models.lit.clone()));
                     }
                 }
             }

@@ -2,15 +2,15 @@
 //! back (R) or flips to the other side (F). HDR with bloom makes the beam glow.
 
 use crate::settings::Settings;
-use crate::view::panels::{PanelSet, PanelSpace};
-use bevy::camera::Viewport;
+use bevy::camera::RenderTarget;
 use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::post_process::bloom::Bloom;
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
-use bevy_egui::EguiPrimaryContextPass;
 use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
+
+/// The board camera (the window's camera, for the panels, is a 3D camera too).
+pub type IsBoardCamera = (With<Camera3d>, Without<bevy_egui::PrimaryEguiContext>);
 
 /// Orbit around the board centre.
 #[derive(Resource, Clone, Copy, Debug, PartialEq)]
@@ -70,15 +70,12 @@ pub(super) fn plugin(app: &mut App) {
             )
                 .chain()
                 .in_set(crate::GameSet::View),
-        )
-        .add_systems(
-            EguiPrimaryContextPass,
-            set_viewport.in_set(PanelSet::Viewport),
         );
 }
 
 fn spawn_camera(
     mut commands: Commands,
+    board: Res<super::board_image::BoardImage>,
     mut orbit: ResMut<Orbit>,
     settings: Res<Settings>,
     mut egui_settings: ResMut<bevy_egui::EguiGlobalSettings>,
@@ -87,6 +84,8 @@ fn spawn_camera(
     commands.spawn((
         Name::new("Board camera"),
         Camera3d::default(),
+        // Its own picture, which the panels' camera shows (`board_image`).
+        RenderTarget::Image(board.handle.clone().into()),
         Tonemapping::TonyMcMapface,
         Bloom {
             intensity: 0.3,
@@ -94,23 +93,27 @@ fn spawn_camera(
         },
         orbit.transform(),
     ));
-    // The panels get a camera of their own, over the whole window, so that the board camera's
-    // viewport can leave the panel's room free.
+    // The window's camera: it clears the window, draws the board's picture (`board_image`) in
+    // the room the panels leave, and then egui draws the panels. A 3D camera with a flat
+    // projection, one world unit a logical pixel, so that the picture is a mesh drawn with the
+    // cheapest shader there is; the picture is tonemapped already.
     egui_settings.auto_create_primary_context = false;
     commands.spawn((
-        Name::new("Panel camera"),
+        Name::new("Window camera"),
         bevy_egui::PrimaryEguiContext,
-        Camera2d,
-        bevy::camera::visibility::RenderLayers::none(),
+        Camera3d::default(),
+        Projection::Orthographic(OrthographicProjection {
+            scaling_mode: bevy::camera::ScalingMode::WindowSize,
+            ..OrthographicProjection::default_3d()
+        }),
+        Tonemapping::None,
+        bevy::render::view::Msaa::Off,
+        bevy::camera::visibility::RenderLayers::layer(super::board_image::PICTURE_LAYER),
         Camera {
             order: 1,
-            output_mode: bevy::camera::CameraOutputMode::Write {
-                blend_state: Some(bevy::render::render_resource::BlendState::ALPHA_BLENDING),
-                clear_color: ClearColorConfig::None,
-            },
-            clear_color: ClearColorConfig::Custom(Color::NONE),
             ..default()
         },
+        Transform::from_xyz(0.0, 0.0, 10.0),
     ));
 }
 
@@ -156,43 +159,6 @@ fn camera_actions(
     }
 }
 
-/// The board camera gets the part of the window the panels left free.
-fn set_viewport(
-    space: Res<PanelSpace>,
-    mut camera: Query<&mut Camera, (With<Camera3d>, Without<bevy_egui::PrimaryEguiContext>)>,
-    window: Query<&Window, With<PrimaryWindow>>,
-) {
-    let (Ok(mut cam), Ok(window)) = (camera.single_mut(), window.single()) else {
-        return;
-    };
-    if !space.free.is_positive() {
-        return;
-    }
-    let scale = window.scale_factor();
-    let pos = UVec2::new(
-        (space.free.min.x * scale).max(0.0) as u32,
-        (space.free.min.y * scale).max(0.0) as u32,
-    );
-    let end = UVec2::new(
-        ((space.free.max.x * scale) as u32).min(window.physical_width()),
-        ((space.free.max.y * scale) as u32).min(window.physical_height()),
-    );
-    let size = end.saturating_sub(pos);
-    if size.x > 0 && size.y > 0 {
-        let same = cam
-            .viewport
-            .as_ref()
-            .is_some_and(|v| v.physical_position == pos && v.physical_size == size);
-        if !same {
-            cam.viewport = Some(Viewport {
-                physical_position: pos,
-                physical_size: size,
-                ..default()
-            });
-        }
-    }
-}
-
 /// A small shake when the laser strikes (`effects` adds to it; a setting turns it off). It
 /// decays in about half a second and never moves the orbit itself.
 #[derive(Resource, Default, Debug)]
@@ -212,7 +178,7 @@ fn place_camera(
     orbit: Res<Orbit>,
     mut shake: ResMut<Shake>,
     mut was_shaking: Local<bool>,
-    mut cameras: Query<&mut Transform, With<Camera3d>>,
+    mut cameras: Query<&mut Transform, IsBoardCamera>,
 ) {
     let shaking = shake.trauma > 0.0;
     if !(orbit.is_changed() || shaking || *was_shaking) {

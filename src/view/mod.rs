@@ -5,6 +5,7 @@ use bevy::prelude::*;
 
 pub mod beam;
 pub mod best_move;
+pub mod board_image;
 pub mod camera;
 pub mod editor_marks;
 pub mod effects;
@@ -12,6 +13,7 @@ pub mod emitters;
 pub mod environment;
 pub mod highlights;
 pub mod input;
+pub mod low_material;
 pub mod model_file;
 pub mod models;
 pub mod panels;
@@ -38,6 +40,7 @@ impl Plugin for ViewPlugin {
             bevy_egui::EguiPlugin::default(),
         ));
         scene::plugin(app);
+        board_image::plugin(app);
         app.add_plugins(ModelsPlugin);
         camera::plugin(app);
         beam::plugin(app);
@@ -48,6 +51,7 @@ impl Plugin for ViewPlugin {
         emitters::plugin(app);
         environment::plugin(app);
         input::plugin(app);
+        low_material::plugin(app);
         panels::plugin(app);
         preview_beam::plugin(app);
         quality::plugin(app);

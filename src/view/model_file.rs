@@ -86,14 +86,8 @@ fn adopt(
     gltf_materials: Res<Assets<GltfMaterial>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     models: Option<ResMut<Models>>,
-    mut slabs: Query<
-        (
-            &mut Mesh3d,
-            &mut MeshMaterial3d<StandardMaterial>,
-            &mut Transform,
-        ),
-        With<BoardSlab>,
-    >,
+    mut slabs: Query<(Entity, &mut Mesh3d, &mut Transform), With<BoardSlab>>,
+    mut commands: Commands,
     mut pieces: Query<&mut BoardPiece>,
     mut news: MessageWriter<News>,
 ) {
@@ -135,9 +129,10 @@ fn adopt(
         && let Some(stone) = finishes.get("stone")
     {
         // The model is placed in the board's own frame.
-        for (mut m, mut mat, mut tf) in &mut slabs {
+        for (slab, mut m, mut tf) in &mut slabs {
             m.0 = mesh.clone();
-            mat.0 = stone.clone();
+            // Inserted, not edited: in Low the slab draws with its Low material.
+            commands.entity(slab).insert(MeshMaterial3d(stone.clone()));
             *tf = Transform::IDENTITY;
         }
     }

@@ -1,17 +1,20 @@
 //! Graphics quality presets, from the settings ([`Quality`]):
 //!
-//! | preset | shadows | bloom | fill light | reflections | anti-aliasing | shards, sparks |
-//! |---|---|---|---|---|---|---|
-//! | Low | off | off | off | off | off | 8, 4 |
-//! | Medium | 1024² map | off | on | the hall | MSAA ×4 | 14, 8 |
-//! | High | 2048² map | on | on | the hall | MSAA ×4 | 22, 12 |
+//! | preset | render scale | materials | shadows | bloom | fill light | reflections | anti-aliasing | shards, sparks |
+//! |---|---|---|---|---|---|---|---|---|
+//! | Low | 0.5 | Low (`low_material`) | off | off | off | off | off | 8, 4 |
+//! | Medium | 1 | PBR | 1024² map | off | on | the hall | MSAA ×4 | 14, 8 |
+//! | High | 1 | PBR | 2048² map | on | on | the hall | MSAA ×4 | 22, 12 |
 //!
-//! (Reflections: the environment light of `environment`. Shards and sparks: `effects`.)
+//! (Render scale: the board's picture has half the window's pixels each way, `board_image`.
+//! Reflections: the environment light of `environment`. Shards and sparks: `effects`.)
+//!
+//! Low is what a machine without a graphics card gets: on llvmpipe (2 cores, 1280 × 800) it
+//! draws 17–18 frames a second where PBR at full scale drew 2.6 (README, *Frame rates*).
 //!
 //! MSAA ×2 is not offered: WebGPU guarantees only 1 and 4 samples, and llvmpipe refuses 2.
-//! The board camera stays HDR in every preset: its picture goes to a texture of its own, which
-//! the panels' camera (LDR, drawn over it) must not share. An LDR board camera without MSAA
-//! was tried, and the panels then piled up frame over frame on the picture.
+//! The board camera stays HDR in every preset (tonemapping needs it; an LDR Low camera was
+//! measured no faster).
 //!
 //! `Auto` is Low on a software renderer (llvmpipe and the like: the adapter reports a CPU) and
 //! High elsewhere; the game says so once, in the status line, when it picks Low by itself.
@@ -73,10 +76,11 @@ fn detect(
 fn apply(
     settings: Res<Settings>,
     graphics: Option<ResMut<Graphics>>,
-    cameras: Query<Entity, (With<Camera3d>, Without<bevy_egui::PrimaryEguiContext>)>,
+    cameras: Query<Entity, crate::view::camera::IsBoardCamera>,
     mut suns: Query<&mut DirectionalLight>,
     mut fills: Query<&mut Visibility, With<PointLight>>,
     mut shadow_map: ResMut<DirectionalLightShadowMap>,
+    mut render_scale: ResMut<super::board_image::RenderScale>,
     hall: Option<Res<super::environment::Hall>>,
     mut commands: Commands,
     mut applied: Local<Option<Quality>>,
@@ -123,6 +127,15 @@ fn apply(
         sun.shadow_maps_enabled = q != Quality::Low;
     }
     shadow_map.size = if q == Quality::High { 2048 } else { 1024 };
+    render_scale.0 = render_scale_of(q);
+}
+
+/// The board's render scale: image pixels per window pixel (`board_image`).
+pub fn render_scale_of(q: Quality) -> f32 {
+    match q {
+        Quality::Low | Quality::Auto => 0.5,
+        Quality::Medium | Quality::High => 1.0,
+    }
 }
 
 #[cfg(test)]

@@ -68,7 +68,7 @@ fn panel(
             }
         })
         .response
-        .on_hover_text("Low: no shadows, reflections, bloom or anti-aliasing, fewer shards. Medium: shadows, reflections, MSAA ×4, no bloom. High: all of it, with bloom. Auto: Low on a software renderer, else High");
+        .on_hover_text("Low: the board drawn at half resolution with simple materials; no shadows, reflections, bloom or anti-aliasing; fewer shards. Medium: shadows, reflections, MSAA ×4, no bloom. High: all of it, with bloom. Auto: Low on a software renderer, else High");
         ui.checkbox(
             &mut s.camera_shake,
             "The camera shakes when the laser strikes",
