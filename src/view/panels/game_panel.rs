@@ -50,7 +50,7 @@ fn panel(
             .as_deref()
             .filter(|t| t.purpose == crate::ai::Purpose::Play)
             .map(|t| (time.elapsed_secs() - t.since).max(0.0));
-        super::to_move::to_move(ui, &m, since);
+        super::to_move::to_move(ui, &m, since, !show.is_idle());
         ui.add_space(4.0);
         ui.label("Moves");
         move_list(ui, m.game.turns(), None, 200.0);
