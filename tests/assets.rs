@@ -13,7 +13,7 @@ use khet::settings::Settings;
 use khet::sound::{Audio, Sfx, SoundPlugin};
 use khet::state::{Match, MoveRequested};
 use khet::view::model_file::{MODEL_FILE, MODEL_NAMES, ModelSource};
-use khet::view::models::Models;
+use khet::view::models::{Models, Role};
 use std::path::{Path, PathBuf};
 
 #[derive(Resource, Default)]
@@ -137,8 +137,15 @@ fn every_asset_the_game_refers_to_is_there_and_reads() {
         "no asset complaint expected: {news:?}"
     );
     assert!(app.world().resource::<Models>().from_file());
+    // Khet 1.0's emitter is modelled too, with a lens for the beam's colour.
+    let emitter = app
+        .world()
+        .resource::<Models>()
+        .emitter(khet_engine::Color::Silver)
+        .expect("the file's emitter");
+    assert!(emitter.iter().any(|(_, role, _)| *role == Role::Lens));
     // Every model of the list is in the file (else the news would name it).
-    assert_eq!(MODEL_NAMES.len(), 11);
+    assert_eq!(MODEL_NAMES.len(), 12);
     assert_eq!(
         piece_models(&mut app),
         26,
@@ -160,6 +167,13 @@ fn a_missing_model_file_falls_back_to_the_built_in_shapes() {
     assert_eq!(told.len(), 1, "told once: {news:?}");
     assert!(told[0].contains("built-in shapes"));
     assert!(!app.world().resource::<Models>().from_file());
+    assert!(
+        app.world()
+            .resource::<Models>()
+            .emitter(khet_engine::Color::Red)
+            .is_none(),
+        "the emitters are the built-in boxes"
+    );
     assert_eq!(piece_models(&mut app), 26, "the pieces still show");
 }
 

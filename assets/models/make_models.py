@@ -8,8 +8,9 @@ neither CI nor a player needs Blender; change a recipe below and run it again to
 What the game expects (`src/view/models.rs` reads it, and falls back to its own shapes for a
 model that is missing):
 - one mesh per model, named `Pharaoh`, `Sphinx`, `Pyramid`, `Anubis`, `Scarab`, `Djed`, `Eye`,
-  `Obelisk` (one stone of a stack), `BaseSilver`, `BaseRed` (what a piece stands on) and `Board`
-  (the slab under the squares, its top at y = -0.02);
+  `Obelisk` (one stone of a stack), `BaseSilver`, `BaseRed` (what a piece stands on), `Emitter`
+  (Khet 1.0's fixed laser on the rim, firing north) and `Board` (the slab under the squares, its
+  top at y = -0.02);
 - each built for orientation 0, the square's centre at the origin, one unit a square: the mirror
   of a Pyramid runs from the north-west to the south-east corner facing north-east, a Scarab's,
   Djed's or Eye's mirror along the same diagonal, an Anubis's shield and a Sphinx's lens face
@@ -252,15 +253,16 @@ def sphinx(m):
     prism(gold, [(-0.22, -0.02), (0.22, -0.02), (0.17, 0.27), (-0.17, 0.27)], 0.57, 0.63)
     box(gold, (0.07, 0.05, 0.22), at=(-0.18, 0.2, 0.38), bevel=0.01)
     box(gold, (0.07, 0.05, 0.22), at=(0.18, 0.2, 0.38), bevel=0.01)
-    # The laser's lens points north at the beam's height (0.32).
-    lens = m.part("lens")
-    geom = cylinder(lens, 0.08, 0.08, 0.1, segments=24)
-    bmesh.ops.rotate(lens, cent=(0, 0, 0), matrix=Matrix.Rotation(math.radians(90), 3, "X"), verts=geom)
-    bmesh.ops.translate(lens, vec=Vector((0, 0.34, 0.32)), verts=geom)
-    ring = m.part("gold")
-    geom = cylinder(ring, 0.11, 0.11, 0.05, segments=24)
-    bmesh.ops.rotate(ring, cent=(0, 0, 0), matrix=Matrix.Rotation(math.radians(90), 3, "X"), verts=geom)
-    bmesh.ops.translate(ring, vec=Vector((0, 0.28, 0.32)), verts=geom)
+    # The laser's lens points north at the beam's height, in a gold ring.
+    north_disc(m.part("lens"), 0.08, 0.1, 0.34)
+    north_disc(m.part("gold"), 0.11, 0.05, 0.28)
+
+
+def north_disc(bm, radius, depth, y):
+    """A disc facing north, centred `y` north of the origin at the beam's height (0.32)."""
+    geom = cylinder(bm, radius, radius, depth, segments=24)
+    bmesh.ops.rotate(bm, cent=(0, 0, 0), matrix=Matrix.Rotation(math.radians(90), 3, "X"), verts=geom)
+    bmesh.ops.translate(bm, vec=Vector((0, y, 0.32)), verts=geom)
 
 
 def pyramid(m):
@@ -351,6 +353,19 @@ def obelisk(m):
     bmesh.ops.rotate(top, cent=(0, 0, 0), matrix=turn, verts=top.verts[:])
 
 
+def emitter(m):
+    """Khet 1.0's fixed laser on the rim: a small pylon in the side's trim, a gold cornice, and
+    its lens facing north at the beam's height (0.32) in a gold ring. Its base is the rim's top
+    (-0.02); it stands 0.7 outside its corner square, firing into it."""
+    turn = Matrix.Rotation(math.pi / 4, 3, "Z")
+    body = m.part("trim")
+    cylinder(body, 0.26, 0.2, 0.42, at=(0, 0, 0.19), segments=4, bevel=0.012)
+    bmesh.ops.rotate(body, cent=(0, 0, 0), matrix=turn, verts=body.verts[:])
+    box(m.part("gold"), (0.33, 0.33, 0.04), at=(0, 0, 0.42), bevel=0.008)
+    north_disc(m.part("gold"), 0.085, 0.04, 0.15)
+    north_disc(m.part("lens"), 0.06, 0.05, 0.17)
+
+
 def board(m):
     """The slab under the squares: sandstone, a raised rim just above the squares' edge."""
     stone = m.part("stone")
@@ -382,6 +397,7 @@ def main():
         "Djed": lambda m: double_mirror(m, "Djed"),
         "Eye": lambda m: double_mirror(m, "Eye"),
         "Obelisk": obelisk,
+        "Emitter": emitter,
         "Board": board,
     }
     for name, make in recipes.items():

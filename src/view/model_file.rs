@@ -23,7 +23,7 @@ use bevy::prelude::*;
 pub const MODEL_FILE: &str = "models/pieces.glb";
 
 /// Every model the game asks the file for.
-pub const MODEL_NAMES: [&str; 11] = [
+pub const MODEL_NAMES: [&str; 12] = [
     "Pharaoh",
     "Sphinx",
     "Pyramid",
@@ -34,6 +34,7 @@ pub const MODEL_NAMES: [&str; 11] = [
     "Obelisk",
     "BaseSilver",
     "BaseRed",
+    "Emitter",
     "Board",
 ];
 

@@ -36,6 +36,21 @@ impl Models {
         self.file = Some(set);
     }
 
+    /// Khet 1.0's laser emitter from the file, if it has one: its meshes and their roles (the
+    /// caller gives the lens its beam's colour); `side` picks the trim's finish.
+    pub fn emitter(
+        &self,
+        side: Side,
+    ) -> Option<Vec<(Handle<Mesh>, Role, Handle<StandardMaterial>)>> {
+        let parts = self.file.as_ref()?.get("Emitter")?;
+        Some(
+            parts
+                .iter()
+                .map(|(mesh, role)| (mesh.clone(), *role, self.material(*role, side.index())))
+                .collect(),
+        )
+    }
+
     /// Whether the pieces are the model file's.
     pub fn from_file(&self) -> bool {
         self.file.is_some()
