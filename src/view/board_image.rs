@@ -170,8 +170,11 @@ fn fit(
         // A new image rather than a resized one: the camera then sees a new target at once.
         board.handle = images.add(target_image(size));
     }
-    board.rect = room;
-    board.scale = scale.0;
+    // Changed only when it changes: the camera is placed again when the room does.
+    if board.rect != room || board.scale != scale.0 {
+        board.rect = room;
+        board.scale = scale.0;
+    }
     if let Ok(mut target) = camera.single_mut() {
         let wanted = board.target(window_scale);
         if !matches!(&*target, RenderTarget::Image(t) if *t == wanted) {

@@ -38,15 +38,31 @@ impl Orbit {
     }
 
     fn transform(&self) -> Transform {
+        self.transform_in(FRAMED_ASPECT)
+    }
+
+    /// The camera's place for a picture of `aspect` (width / height): a room narrower than the
+    /// one the home views were framed for takes the camera back, so the board's width still
+    /// fits; a wider one changes nothing.
+    pub fn transform_in(&self, aspect: f32) -> Transform {
+        let back = if aspect > 0.0 {
+            (FRAMED_ASPECT / aspect).max(1.0)
+        } else {
+            1.0
+        };
         let dir = Vec3::new(
             self.yaw.sin() * self.pitch.cos(),
             self.pitch.sin(),
             self.yaw.cos() * self.pitch.cos(),
         );
         let target = Vec3::new(0.0, 0.0, 0.6 * self.yaw.cos());
-        Transform::from_translation(target + dir * self.distance).looking_at(target, Vec3::Y)
+        Transform::from_translation(target + dir * self.distance * back).looking_at(target, Vec3::Y)
     }
 }
+
+/// The board picture's aspect the home views were framed for: a 1280 × 800 window less the
+/// side panel and the status bar (964 × 778).
+pub const FRAMED_ASPECT: f32 = 1.24;
 
 /// Camera requests from the panels and keys.
 #[derive(Message, Clone, Copy, Debug)]
@@ -84,7 +100,7 @@ fn spawn_camera(
     commands.spawn((
         Name::new("Board camera"),
         Camera3d::default(),
-        // Its own picture, which the panels' camera shows (`board_image`).
+        // Its own picture, which the window's camera shows (`board_image`).
         RenderTarget::Image(board.handle.clone().into()),
         Tonemapping::TonyMcMapface,
         Bloom {
@@ -176,16 +192,18 @@ impl Shake {
 fn place_camera(
     time: Res<Time>,
     orbit: Res<Orbit>,
+    board: Res<super::board_image::BoardImage>,
     mut shake: ResMut<Shake>,
     mut was_shaking: Local<bool>,
     mut cameras: Query<&mut Transform, IsBoardCamera>,
 ) {
     let shaking = shake.trauma > 0.0;
-    if !(orbit.is_changed() || shaking || *was_shaking) {
+    if !(orbit.is_changed() || board.is_changed() || shaking || *was_shaking) {
         return;
     }
     *was_shaking = shaking;
-    let mut placed = orbit.transform();
+    let room = board.rect.size();
+    let mut placed = orbit.transform_in(room.x / room.y.max(1.0));
     if shaking {
         let dt = time.delta_secs().min(0.1);
         shake.clock += dt;
@@ -202,5 +220,23 @@ fn place_camera(
     }
     for mut tf in &mut cameras {
         *tf = placed;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_narrow_room_takes_the_camera_back_a_wide_one_does_not() {
+        let orbit = Orbit::HOME;
+        let target = Vec3::new(0.0, 0.0, 0.6);
+        let distance = |aspect: f32| orbit.transform_in(aspect).translation.distance(target);
+        assert!((distance(FRAMED_ASPECT) - orbit.distance).abs() < 1e-4);
+        assert!((distance(2.0) - orbit.distance).abs() < 1e-4);
+        assert!((distance(FRAMED_ASPECT / 2.0) - 2.0 * orbit.distance).abs() < 1e-3);
+        // A room of no height yet (the first frame) leaves the home view alone.
+        assert!((distance(0.0) - orbit.distance).abs() < 1e-4);
+        assert_eq!(orbit.transform(), orbit.transform_in(FRAMED_ASPECT));
     }
 }
