@@ -141,7 +141,7 @@ fn run(
     show: Res<Show>,
     mut clicks: MessageWriter<SquareClicked>,
     mut rotate: MessageWriter<RotateSelected>,
-    camera: crate::view::panels::labels::BoardCamera,
+    camera: crate::view::board_image::BoardCamera,
     windows: Query<(Entity, &Window)>,
     mut window_events: MessageWriter<WindowEvent>,
     moment: Option<Res<crate::cues::PharaohMoment>>,

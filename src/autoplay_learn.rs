@@ -27,7 +27,7 @@ pub struct Learn<'w, 's> {
     edits: MessageWriter<'w, Edit>,
     fair: MessageWriter<'w, CheckFairness>,
     go: MessageWriter<'w, crate::screen::GoTo>,
-    camera: crate::view::panels::labels::BoardCamera<'w, 's>,
+    camera: crate::view::board_image::BoardCamera<'w, 's>,
 }
 
 /// The tutorial step shown: the Scarab's swap, missed by a turn.

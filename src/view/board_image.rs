@@ -15,6 +15,7 @@ use crate::view::panels::{PanelSet, PanelSpace};
 use bevy::asset::RenderAssetUsages;
 use bevy::camera::visibility::RenderLayers;
 use bevy::camera::{ImageRenderTarget, NormalizedRenderTarget, RenderTarget};
+use bevy::ecs::system::SystemParam;
 use bevy::input::ButtonState;
 use bevy::input::mouse::MouseButtonInput;
 use bevy::picking::Pickable;
@@ -33,17 +34,34 @@ pub struct BoardImage {
     pub handle: Handle<Image>,
     /// Where the picture is shown, in logical window pixels.
     pub rect: Rect,
-    /// The render scale in force: image pixels per physical window pixel.
+    /// The render scale: image pixels per physical window pixel (the preset's, set by
+    /// `quality`).
     pub scale: f32,
 }
 
-impl BoardImage {
-    /// Window coordinates (logical) of a point in the world, as the board camera shows it.
-    pub fn to_window(&self, camera: &Camera, tf: &GlobalTransform, world: Vec3) -> Option<Vec2> {
-        let p = camera.world_to_viewport(tf, world).ok()?;
-        Some(p + self.rect.min)
-    }
+/// The board camera and where its picture is shown: enough to place things over the board
+/// (the letters, the turn buttons, the scripted run's clicks).
+#[derive(SystemParam)]
+pub struct BoardCamera<'w, 's> {
+    camera: Query<
+        'w,
+        's,
+        (&'static Camera, &'static GlobalTransform),
+        crate::view::camera::IsBoardCamera,
+    >,
+    image: Res<'w, BoardImage>,
+}
 
+impl BoardCamera<'_, '_> {
+    /// Window coordinates (logical) of a point in the world, as the board camera shows it.
+    pub fn to_window(&self, world: Vec3) -> Option<Vec2> {
+        let (cam, tf) = self.camera.single().ok()?;
+        let p = cam.world_to_viewport(tf, world).ok()?;
+        Some(p + self.image.rect.min)
+    }
+}
+
+impl BoardImage {
     /// The render target the board camera draws into; `window_scale` is the window's scale
     /// factor, so that the image's logical size is the room's.
     fn target(&self, window_scale: f32) -> ImageRenderTarget {
@@ -65,19 +83,8 @@ impl FromWorld for BoardImage {
     }
 }
 
-/// The render scale a preset asks for (see `quality`'s table).
-#[derive(Resource, Clone, Copy, Debug, PartialEq)]
-pub struct RenderScale(pub f32);
-
-impl Default for RenderScale {
-    fn default() -> Self {
-        RenderScale(1.0)
-    }
-}
-
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<BoardImage>()
-        .init_resource::<RenderScale>()
         // The mouse goes through `route_mouse` instead.
         .insert_resource(PointerInputSettings {
             is_mouse_enabled: false,
@@ -141,7 +148,6 @@ fn spawn_picture(
 /// picture over the room.
 fn fit(
     space: Res<PanelSpace>,
-    scale: Res<RenderScale>,
     mut board: ResMut<BoardImage>,
     mut images: ResMut<Assets<Image>>,
     mut materials: ResMut<Assets<LowMaterial>>,
@@ -162,7 +168,7 @@ fn fit(
         space.free.max.y,
     );
     let window_scale = window.scale_factor();
-    let size = image_size(room.size(), window_scale, scale.0);
+    let size = image_size(room.size(), window_scale, board.scale);
     let resized = images
         .get(&board.handle)
         .is_none_or(|image| image.size() != size);
@@ -171,9 +177,8 @@ fn fit(
         board.handle = images.add(target_image(size));
     }
     // Changed only when it changes: the camera is placed again when the room does.
-    if board.rect != room || board.scale != scale.0 {
+    if board.rect != room {
         board.rect = room;
-        board.scale = scale.0;
     }
     if let Ok(mut target) = camera.single_mut() {
         let wanted = board.target(window_scale);

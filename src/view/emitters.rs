@@ -1,7 +1,8 @@
 //! Khet 1.0's fixed lasers, drawn as emitters on the board's rim: Silver's below j1 firing
 //! north, Red's above a8 firing south: the model file's `Emitter` (a small pylon with its lens
-//! in the beam's colour), or a built-in box while the file is missing. They stand outside the squares, where the rule book puts
-//! them, and appear only while a Khet 1.0 board is shown (a game, a lesson or the editor's).
+//! in the beam's colour), or a built-in box while the file is missing. They stand outside the
+//! squares, where the rule book puts them, and appear only while a Khet 1.0 board is shown (a
+//! game, a lesson or the editor's).
 
 use crate::board::square_center;
 use crate::settings::Settings;

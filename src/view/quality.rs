@@ -80,7 +80,7 @@ fn apply(
     mut suns: Query<&mut DirectionalLight>,
     mut fills: Query<&mut Visibility, With<PointLight>>,
     mut shadow_map: ResMut<DirectionalLightShadowMap>,
-    mut render_scale: ResMut<super::board_image::RenderScale>,
+    mut board: ResMut<super::board_image::BoardImage>,
     hall: Option<Res<super::environment::Hall>>,
     mut commands: Commands,
     mut applied: Local<Option<Quality>>,
@@ -127,7 +127,7 @@ fn apply(
         sun.shadow_maps_enabled = q != Quality::Low;
     }
     shadow_map.size = if q == Quality::High { 2048 } else { 1024 };
-    render_scale.0 = render_scale_of(q);
+    board.scale = render_scale_of(q);
 }
 
 /// The board's render scale: image pixels per window pixel (`board_image`).

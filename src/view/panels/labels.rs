@@ -1,31 +1,10 @@
 //! File and rank letters beside the board, and where the board is on screen.
 
 use crate::board::square_center;
-use crate::view::board_image::BoardImage;
-use bevy::ecs::system::SystemParam;
+pub use crate::view::board_image::BoardCamera;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use khet_engine::{File, Rank, Square};
-
-/// The board camera and where its picture is shown: enough to place things over the board.
-#[derive(SystemParam)]
-pub struct BoardCamera<'w, 's> {
-    camera: Query<
-        'w,
-        's,
-        (&'static Camera, &'static GlobalTransform),
-        crate::view::camera::IsBoardCamera,
-    >,
-    image: Res<'w, BoardImage>,
-}
-
-impl BoardCamera<'_, '_> {
-    /// Window coordinates (logical) of a point in the world.
-    pub fn to_window(&self, world: Vec3) -> Option<Vec2> {
-        let (cam, tf) = self.camera.single().ok()?;
-        self.image.to_window(cam, tf, world)
-    }
-}
 
 /// Window coordinates of a point on the board.
 pub fn to_screen(camera: &BoardCamera, world: Vec3) -> Option<egui::Pos2> {
