@@ -1,8 +1,53 @@
-//! Where squares are in the world: the board lies in the XZ plane, file `a` to the west (−X),
-//! rank 8 to the north (−Z), so Silver's default view looks north from +Z.
+//! Where the board is: in the world, where squares are (the board lies in the XZ plane, file
+//! `a` to the west (−X), rank 8 to the north (−Z), so Silver's default view looks north from
+//! +Z); and on the screen, where its picture is shown and how a point of the world maps into
+//! the window. The stage sets these up; the table's clicks and overlays read them. A leaf: it
+//! knows no feature.
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use khet_engine::{Direction, Square};
+
+/// A square of the board as an entity: the stage spawns one per square, and the table listens
+/// to clicks on them.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tile(pub Square);
+
+/// The camera that draws the board (the window's camera, for the panels, is another).
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct BoardCamera;
+
+/// Where the board's picture is shown in the window, in logical pixels.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct BoardRect(pub Rect);
+
+impl Default for BoardRect {
+    fn default() -> BoardRect {
+        BoardRect(Rect::new(0.0, 0.0, 1.0, 1.0))
+    }
+}
+
+/// The board camera and where its picture is shown: enough to place things over the board
+/// (the letters, the turn buttons, the scripted run's clicks).
+#[derive(SystemParam)]
+pub struct BoardOnScreen<'w, 's> {
+    camera: Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<BoardCamera>>,
+    rect: Res<'w, BoardRect>,
+}
+
+impl BoardOnScreen<'_, '_> {
+    /// Window coordinates (logical) of a point in the world, as the board camera shows it.
+    pub fn to_window(&self, world: Vec3) -> Option<Vec2> {
+        let (cam, tf) = self.camera.single().ok()?;
+        let p = cam.world_to_viewport(tf, world).ok()?;
+        Some(p + self.rect.0.min)
+    }
+
+    /// Where the board's picture is, in logical window pixels.
+    pub fn rect(&self) -> Rect {
+        self.rect.0
+    }
+}
 
 /// Height of the beam above the board: through the middle of the mirrors.
 pub const BEAM_HEIGHT: f32 = 0.32;

@@ -1,38 +1,37 @@
 //! Khet in 3D: a thin ECS layer over the engine crate, which alone knows the rules.
 //!
-//! [`CorePlugin`] holds the match (a resource wrapping the engine's `Game`), the selection, the
-//! shown shot, clocks, saves, settings, the screens, the messages that change them and the piece
-//! entities derived from them; it runs headless (`MinimalPlugins`), which is how the tests drive
-//! whole games. [`ViewPlugin`] adds what a player sees and does: the board
-//! and piece models, the beam, the mouse and keys, the camera, and the egui panels.
+//! One folder per feature, each with its plugin and its own `ui/`:
+//! - [`table`]: the match at the table (the specification, the turn flow, the show, selection,
+//!   clocks, the computer, pieces, the shot's cues, the laser preview);
+//! - [`learn`]: tutorial, lessons and puzzles, progress; [`editor`]: the setup editor;
+//!   [`replay`]: replays and analysis; [`saves`]: saved games;
+//! - [`stage`]: what draws the board; [`theme`]: egui layout and shared widgets;
+//! - leaves every feature may use: [`screen`], [`news`], [`settings`], [`board`], [`files`],
+//!   [`setups`], [`frames`] (draw only when something changes); and [`sound`];
+//! - `dev`: the scripted tour and the frame benchmark, only with the `dev` feature.
+//!
+//! [`CorePlugin`] is the game without drawing: it runs headless (`MinimalPlugins`), which is how
+//! the tests drive whole games. [`ViewPlugin`] adds what a player sees and does.
 
 use bevy::prelude::*;
 
-pub mod ai;
-pub mod autoplay;
-pub mod autoplay_learn;
-pub mod autoplay_tour;
 pub mod board;
-pub mod clock;
-pub mod cues;
+#[cfg(feature = "dev")]
+pub mod dev;
 pub mod editor;
-pub mod fairness;
 pub mod files;
-pub mod laser_preview;
-pub mod lesson;
+pub mod frames;
+pub mod learn;
 pub mod news;
-pub mod pieces;
-pub mod progress;
 pub mod replay;
 pub mod saves;
 pub mod screen;
-pub mod selection;
 pub mod settings;
 pub mod setups;
 pub mod sound;
-pub mod state;
-pub mod tutorial;
-pub mod view;
+pub mod stage;
+pub mod table;
+pub mod theme;
 
 /// The order of the game's work in a frame.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
@@ -63,22 +62,31 @@ impl Plugin for CorePlugin {
                 .chain(),
         );
         screen::plugin(app);
+        frames::plugin(app);
         settings::plugin(app);
         news::plugin(app);
-        state::plugin(app);
-        cues::plugin(app);
-        selection::plugin(app);
-        clock::plugin(app);
-        ai::plugin(app);
-        laser_preview::plugin(app);
-        progress::plugin(app);
-        lesson::plugin(app);
+        setups::plugin(app);
+        table::plugin(app);
+        learn::plugin(app);
         saves::plugin(app);
         replay::plugin(app);
-        pieces::plugin(app);
-        setups::plugin(app);
         editor::plugin(app);
     }
 }
 
-pub use view::ViewPlugin;
+/// What a player sees and does: the board drawn, and every feature's panels.
+pub struct ViewPlugin;
+
+impl Plugin for ViewPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins((bevy_egui::EguiPlugin::default(), stage::StagePlugin));
+        theme::plugin(app);
+        news::ui::plugin(app);
+        app.add_plugins(table::ui::TableUiPlugin);
+        learn::ui::plugin(app);
+        editor::ui::plugin(app);
+        replay::ui::plugin(app);
+        saves::ui::plugin(app);
+        settings::ui::plugin(app);
+    }
+}

@@ -1,5 +1,6 @@
-//! Where the player is: each screen is a Bevy state. What belongs to one screen carries
-//! `DespawnOnExit(screen)`, and systems of one screen run under `in_state(screen)`.
+//! Where the player is: each screen is a Bevy state, entered through `NextState<Screen>`. What
+//! belongs to one screen carries `DespawnOnExit(screen)`, and systems of one screen run under
+//! `in_state(screen)`.
 
 use bevy::prelude::*;
 
@@ -20,21 +21,9 @@ pub enum Screen {
     Editor,
 }
 
-/// Go to another screen.
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GoTo(pub Screen);
-
 pub(super) fn plugin(app: &mut App) {
     if !app.is_plugin_added::<bevy::state::app::StatesPlugin>() {
         app.add_plugins(bevy::state::app::StatesPlugin);
     }
-    app.init_state::<Screen>()
-        .add_message::<GoTo>()
-        .add_systems(Update, go_to.in_set(crate::GameSet::Logic));
-}
-
-fn go_to(mut requests: MessageReader<GoTo>, mut next: ResMut<NextState<Screen>>) {
-    if let Some(GoTo(screen)) = requests.read().last() {
-        next.set(*screen);
-    }
+    app.init_state::<Screen>();
 }

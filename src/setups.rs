@@ -119,16 +119,5 @@ impl SetupLibrary {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.insert_resource(SetupLibrary::load())
-        .add_systems(Startup, start_first_game);
-}
-
-/// The table is never empty: a hotseat game of Classic to begin with.
-fn start_first_game(
-    library: Res<SetupLibrary>,
-    mut new_game: MessageWriter<crate::state::NewGameRequested>,
-) {
-    new_game.write(crate::state::NewGameRequested(
-        crate::state::NewGameSpec::casual(library.classic(), [crate::state::Player::Person; 2]),
-    ));
+    app.insert_resource(SetupLibrary::load());
 }

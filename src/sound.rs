@@ -7,11 +7,11 @@
 //! the asset server; a missing or broken one is reported once with its path and that sound is
 //! left out. Playing goes through `khet-audio`, which loads ALSA at run time: building needs no
 //! system package, and without a sound device the game plays on silently and says why once.
-//! Volume and mute are settings; M mutes and unmutes (`view::input`).
+//! Volume and mute are settings; M mutes and unmutes (`settings::ui`).
 
-use crate::cues::Cue;
 use crate::news::News;
 use crate::settings::Settings;
+use crate::table::cues::Cue;
 use bevy::asset::io::Reader;
 use bevy::asset::{AssetLoader, LoadContext, UntypedAssetLoadFailedEvent};
 use bevy::prelude::*;
@@ -25,29 +25,13 @@ pub struct SoundPlugin {
 
 impl Plugin for SoundPlugin {
     fn build(&self, app: &mut App) {
-        let mixer = Arc::new(Mutex::new(Mixer::new(RATE)));
-        let (output, failure) = if self.device {
-            let device = std::env::var("KHET_SOUND_DEVICE").unwrap_or_else(|_| "default".into());
-            match Output::open(&device, mixer.clone()) {
-                Ok(o) => (Some(o), None),
-                Err(e) => (None, Some(e.to_string())),
-            }
-        } else {
-            (None, None)
-        };
         app.init_asset::<SoundClip>()
             .register_asset_loader(WavLoader)
-            .insert_resource(Audio { mixer, output })
-            .add_systems(
-                Startup,
-                (load_sounds, move |mut news: MessageWriter<News>| {
-                    // Said once, at start.
-                    if let Some(why) = &failure {
-                        info!("no sound: {why}");
-                        news.write(News::Sound(format!("No sound: {why}.")));
-                    }
-                }),
-            )
+            .insert_resource(Audio {
+                mixer: Arc::new(Mutex::new(Mixer::new(RATE))),
+                output: None,
+            })
+            .add_systems(Startup, load_sounds)
             .add_systems(
                 Update,
                 (
@@ -57,6 +41,23 @@ impl Plugin for SoundPlugin {
                         .after(crate::GameSet::Logic),
                 ),
             );
+        if self.device {
+            // Opened when the app starts, not while it is being put together.
+            app.add_systems(Startup, open_device);
+        }
+    }
+}
+
+/// Opens the sound device (`$KHET_SOUND_DEVICE`, else ALSA's `default`); without one the game
+/// plays silently and says why, once.
+fn open_device(mut audio: ResMut<Audio>, mut news: MessageWriter<News>) {
+    let device = std::env::var("KHET_SOUND_DEVICE").unwrap_or_else(|_| "default".into());
+    match Output::open(&device, audio.mixer.clone()) {
+        Ok(o) => audio.output = Some(o),
+        Err(e) => {
+            info!("no sound: {e}");
+            news.write(News::Sound(format!("No sound: {e}.")));
+        }
     }
 }
 
@@ -243,11 +244,11 @@ fn play_cues(
     audio: Res<Audio>,
     sounds: Option<Res<Sounds>>,
     clips: Res<Assets<SoundClip>>,
-    show: Res<crate::state::Show>,
+    show: Res<crate::table::Show>,
     mut humming: Local<bool>,
 ) {
     // A beam cut short (a new game, a take-back mid-shot) never lands: its hum stops anyway.
-    if *humming && !matches!(show.phase, crate::state::Phase::Firing { .. }) {
+    if *humming && !matches!(show.phase, crate::table::Phase::Firing { .. }) {
         audio.with_mixer(|m| m.stop_loop("hum"));
         *humming = false;
     }

@@ -8,12 +8,12 @@ use bevy::asset::AssetPlugin;
 use bevy::prelude::*;
 use khet::CorePlugin;
 use khet::news::News;
-use khet::pieces::BoardPiece;
 use khet::settings::Settings;
 use khet::sound::{Audio, Sfx, SoundPlugin};
-use khet::state::{Match, MoveRequested};
-use khet::view::model_file::{MODEL_FILE, MODEL_NAMES, ModelSource};
-use khet::view::models::{Models, Role};
+use khet::stage::model_file::{MODEL_FILE, MODEL_NAMES, ModelSource};
+use khet::stage::models::{Models, Role};
+use khet::table::pieces::BoardPiece;
+use khet::table::{Match, MoveRequested};
 use std::path::{Path, PathBuf};
 
 #[derive(Resource, Default)]
@@ -55,7 +55,7 @@ fn app(assets: &Path) -> App {
     .init_asset::<bevy::world_serialization::WorldAsset>()
     .init_asset::<bevy::animation::AnimationClip>()
     .add_plugins(CorePlugin)
-    .add_plugins(khet::view::ModelsPlugin)
+    .add_plugins(khet::stage::ModelsPlugin)
     .add_plugins(SoundPlugin { device: false });
     app.insert_resource(Settings {
         speed: 0.0,
@@ -329,8 +329,8 @@ fn a_beam_cut_short_stops_its_hum() {
         .find("khet2/classic")
         .cloned()
         .unwrap();
-    app.world_mut().write_message(khet::state::NewGameRequested(
-        khet::state::NewGameSpec::casual(setup, [khet::state::Player::Person; 2]),
+    app.world_mut().write_message(khet::table::NewGameRequested(
+        khet::table::NewGameSpec::casual(setup, [khet_engine::Player::Person; 2]),
     ));
     app.update();
     app.update();

@@ -3,47 +3,32 @@
 //! written), saving a valid one that the setup list then holds and a game then plays, the
 //! lasers, and the fairness batch.
 
+mod common;
+
 use bevy::prelude::*;
-use khet::CorePlugin;
+use common::{go_to, send, sq};
+use khet::editor::fairness::{CheckFairness, Fairness};
 use khet::editor::{Edit, Editor, is_symmetric};
-use khet::fairness::{Batch, CheckFairness, Fairness, measure};
 use khet::news::{News, StatusLine};
-use khet::screen::{GoTo, Screen};
-use khet::selection::SquareClicked;
+use khet::screen::Screen;
 use khet::setups::SetupLibrary;
-use khet::state::Match;
+use khet::table::Match;
+use khet::table::selection::SquareClicked;
+use khet_engine::fairness::{Batch, measure};
 use khet_engine::{
     Color as Side, Direction, Edition, Kind, Piece, Position, Problem, Rotation, Setup, Square,
 };
 use std::sync::atomic::{AtomicBool, AtomicU32};
 
-fn sq(s: &str) -> Square {
-    s.parse().expect("square")
-}
-
 fn app(own: &std::path::Path) -> App {
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins).add_plugins(CorePlugin);
-    app.update();
+    let mut app = common::headless(1.0);
     app.insert_resource(SetupLibrary::load_with(Some(own.to_path_buf())));
-    send(&mut app, GoTo(Screen::Editor));
+    go_to(&mut app, Screen::Editor);
     app
-}
-
-fn send<M: Message>(app: &mut App, m: M) {
-    app.world_mut().write_message(m);
-    app.update();
-    app.update();
 }
 
 fn editor(app: &App) -> &Editor {
     app.world().resource::<Editor>()
-}
-
-fn temp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("khet-editor-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
 }
 
 fn start_empty(app: &mut App, edition: Edition) {
@@ -69,7 +54,7 @@ fn build_legal(app: &mut App) {
 
 #[test]
 fn symmetric_editing_keeps_the_setup_equal_to_its_half_turn() {
-    let dir = temp("sym");
+    let dir = temp_path("sym");
     let mut app = app(&dir);
     build_legal(&mut app);
     let board = editor(&app).board;
@@ -80,13 +65,8 @@ fn symmetric_editing_keeps_the_setup_equal_to_its_half_turn() {
     );
     assert_eq!(board.pieces().count(), 10);
     // A walk of edits by clicks, keys' messages and the palette: always symmetric.
-    let mut seed = 0x1234_5678_u64;
-    let mut next = |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
+    let mut rng = khet_engine::Rng::new(0x1234_5678);
+    let mut next = |n: u64| rng.below(n as usize) as u64;
     for _ in 0..150 {
         let at = Square::new(next(80) as u8).expect("square");
         let kinds = [Kind::Pyramid, Kind::Anubis, Kind::Scarab, Kind::Eye];
@@ -120,7 +100,7 @@ fn symmetric_editing_keeps_the_setup_equal_to_its_half_turn() {
 
 #[test]
 fn undo_and_redo_walk_the_edits() {
-    let dir = temp("undo");
+    let dir = temp_path("undo");
     let mut app = app(&dir);
     build_legal(&mut app);
     let built = editor(&app).board;
@@ -148,7 +128,7 @@ fn latest_news(app: &App) -> String {
 
 #[test]
 fn every_kind_of_invalid_setup_is_refused_with_the_engines_reason() {
-    let dir = temp("invalid");
+    let dir = temp_path("invalid");
     let mut app = app(&dir);
     use khet_engine::Diagonal::NE;
     type Check = fn(&Problem) -> bool;
@@ -224,7 +204,7 @@ fn every_kind_of_invalid_setup_is_refused_with_the_engines_reason() {
 
 #[test]
 fn a_valid_setup_is_saved_listed_and_played() {
-    let dir = temp("save");
+    let dir = temp_path("save");
     let mut app = app(&dir);
     build_legal(&mut app);
     app.world_mut().resource_mut::<Editor>().name = "Tiny Duel".into();
@@ -253,7 +233,7 @@ fn a_valid_setup_is_saved_listed_and_played() {
 
 #[test]
 fn either_laser_fires_on_the_editors_board() {
-    let dir = temp("fire");
+    let dir = temp_path("fire");
     let mut app = app(&dir);
     send(
         &mut app,
@@ -265,7 +245,7 @@ fn either_laser_fires_on_the_editors_board() {
     send(&mut app, Edit::Fire(Side::Red));
     let shot = editor(&app).shot.clone().expect("a shot");
     assert_eq!(shot, khet_engine::fire(&editor(&app).board, Side::Red));
-    assert_eq!(app.world().resource::<khet::state::Show>().shot, Some(shot));
+    assert_eq!(app.world().resource::<khet::table::Show>().shot, Some(shot));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -291,15 +271,18 @@ fn the_fairness_batch_reports_and_runs_in_the_background() {
     assert!(report.first_move_wins);
     assert_eq!(report.games, 0, "stopped before the first game");
 
-    let dir = temp("fair");
+    let dir = temp_path("fair");
     let mut app = app(&dir);
     send(&mut app, Edit::Start(classic, "C".into()));
     send(
         &mut app,
-        CheckFairness(Batch {
-            games: 1,
-            max_plies: 8,
-        }),
+        CheckFairness {
+            batch: Batch {
+                games: 1,
+                max_plies: 8,
+            },
+            board: classic,
+        },
     );
     for _ in 0..6000 {
         if matches!(*app.world().resource::<Fairness>(), Fairness::Done { .. }) {
@@ -316,4 +299,35 @@ fn the_fairness_batch_reports_and_runs_in_the_background() {
         _ => panic!("the batch did not finish"),
     }
     let _ = News::ToMove(Side::Silver);
+}
+
+/// A folder for one test that does not exist yet (the editor makes it when it saves).
+fn temp_path(name: &str) -> std::path::PathBuf {
+    let d = common::temp_dir(&format!("editor-{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn each_screen_keeps_its_own_status_line() {
+    let dir = temp_path("status");
+    let mut app = common::headless(0.0);
+    app.insert_resource(SetupLibrary::load_with(Some(dir.clone())));
+    send(&mut app, SquareClicked(sq("c1")));
+    let game_line = latest_news(&app);
+    assert!(game_line.contains("c1"), "{game_line}");
+    // The editor does not show the game's news; what it says itself, it shows.
+    go_to(&mut app, Screen::Editor);
+    assert_eq!(latest_news(&app), "");
+    start_empty(&mut app, Edition::Khet2);
+    send(&mut app, Edit::Save);
+    assert!(!latest_news(&app).is_empty());
+    let editor_line = latest_news(&app);
+    go_to(&mut app, Screen::Open);
+    assert_eq!(latest_news(&app), "");
+    // Back at the table, the game's line again; back in the editor, the editor's.
+    go_to(&mut app, Screen::Playing);
+    assert_eq!(latest_news(&app), game_line);
+    go_to(&mut app, Screen::Editor);
+    assert_eq!(latest_news(&app), editor_line);
 }

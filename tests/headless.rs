@@ -2,56 +2,27 @@
 //! the same messages the mouse, keys and panels write; after every step the piece entities must
 //! match the engine's position exactly.
 
+mod common;
+
 use bevy::prelude::*;
-use khet::CorePlugin;
-use khet::news::{News, StatusLine};
-use khet::pieces::{BoardPiece, Dying, Facing, Mirror, OnSquare};
-use khet::selection::{RotateSelected, Selection, SelectionAction, SquareClicked};
+use common::{game, headless, news, send, sq};
+use khet::news::News;
 use khet::settings::Settings;
-use khet::state::{
-    GameEnded, Match, MoveRequested, NewGameRequested, NewGameSpec, Phase, Player, Show,
-    TableAction,
+use khet::table::pieces::{BoardPiece, Dying, Facing, Mirror, OnSquare};
+use khet::table::selection::{RotateSelected, Selection, SelectionAction, SquareClicked};
+use khet::table::{
+    GameEnded, MoveRequested, NewGameRequested, NewGameSpec, Phase, Show, TableAction,
 };
+use khet_engine::Player;
 use khet_engine::{Color as Side, DrawReason, GameResult, Kind, Move, Rotation, Square, WinReason};
-
-fn sq(s: &str) -> Square {
-    s.parse().unwrap()
-}
-
-/// A headless app with Classic set up; animations instant unless `speed` says otherwise.
-fn app(speed: f32) -> App {
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins).add_plugins(CorePlugin);
-    app.insert_resource(Settings {
-        speed,
-        ..Settings::default()
-    });
-    app.update();
-    app.update();
-    app
-}
-
-fn game(app: &App) -> &Match {
-    app.world().resource::<Match>()
-}
 
 fn selected(app: &App) -> Option<Square> {
     app.world().resource::<Selection>().square(&game(app).game)
 }
 
 /// The latest news.
-fn news(app: &App) -> News {
-    app.world()
-        .resource::<StatusLine>()
-        .0
-        .clone()
-        .expect("some news")
-}
-
-fn send<M: Message>(app: &mut App, m: M) {
-    app.world_mut().write_message(m);
-    app.update();
-    app.update();
+fn latest(app: &App) -> News {
+    news(app).expect("some news")
 }
 
 /// The entities on the board, as (square, piece), sorted.
@@ -83,7 +54,7 @@ fn click(app: &mut App, s: &str) {
 
 #[test]
 fn select_and_move_with_clicks() {
-    let mut app = app(0.0);
+    let mut app = headless(0.0);
     assert_entities_match(&mut app);
     assert_eq!(entity_board(&mut app).len(), 26);
     click(&mut app, "h2");
@@ -103,13 +74,17 @@ fn select_and_move_with_clicks() {
     // An illegal click says why and changes nothing.
     click(&mut app, "c7");
     click(&mut app, "c5");
-    assert!(matches!(news(&app), News::NotAMove(_)), "{:?}", news(&app));
+    assert!(
+        matches!(latest(&app), News::NotAMove(_)),
+        "{:?}",
+        latest(&app)
+    );
     assert_eq!(game(&app).game.turns().len(), 1);
     // Clicking the other side's piece explains whose turn it is.
     send(&mut app, SelectionAction::Deselect);
     click(&mut app, "e4");
     assert_eq!(
-        news(&app),
+        latest(&app),
         News::NotYours {
             kind: Kind::Scarab,
             owner: Side::Silver,
@@ -120,7 +95,7 @@ fn select_and_move_with_clicks() {
 
 #[test]
 fn rotate_the_selected_piece() {
-    let mut app = app(0.0);
+    let mut app = headless(0.0);
     click(&mut app, "h2");
     send(&mut app, RotateSelected(Rotation::Clockwise));
     let turn = game(&app).game.last_turn().cloned().unwrap();
@@ -142,7 +117,7 @@ fn rotate_the_selected_piece() {
 
 #[test]
 fn the_shot_removes_the_hit_entity() {
-    let mut app = app(0.0);
+    let mut app = headless(0.0);
     // Silver turns its Sphinx west: the beam runs along rank 1 into the back of f1's Anubis.
     click(&mut app, "j1");
     send(&mut app, RotateSelected(Rotation::Anticlockwise));
@@ -157,7 +132,7 @@ fn the_shot_removes_the_hit_entity() {
 
 #[test]
 fn the_hit_piece_stays_until_the_beam_lands_and_input_waits() {
-    let mut app = app(1.0);
+    let mut app = headless(1.0);
     click(&mut app, "j1");
     send(&mut app, RotateSelected(Rotation::Anticlockwise));
     assert!(!app.world().resource::<Show>().is_idle());
@@ -178,7 +153,7 @@ fn the_hit_piece_stays_until_the_beam_lands_and_input_waits() {
 
 #[test]
 fn a_pharaoh_hit_ends_the_game() {
-    let mut app = app(0.0);
+    let mut app = headless(0.0);
     // Silver c5-b6, then Red e5-e6 turns its own beam into its Pharaoh.
     click(&mut app, "c5");
     click(&mut app, "b6");
@@ -198,7 +173,7 @@ fn a_pharaoh_hit_ends_the_game() {
         .drain()
         .collect();
     assert!(ended.iter().any(|e| e.0 == result.unwrap()));
-    assert_eq!(news(&app), News::Ended(result.unwrap()));
+    assert_eq!(latest(&app), News::Ended(result.unwrap()));
     assert_entities_match(&mut app);
     // No more moves.
     click(&mut app, "h2");
@@ -207,7 +182,7 @@ fn a_pharaoh_hit_ends_the_game() {
 
 #[test]
 fn draw_offers_are_answered() {
-    let mut app = app(0.0);
+    let mut app = headless(0.0);
     send(&mut app, TableAction::OfferDraw);
     assert_eq!(game(&app).draw_offer, Some(Side::Silver));
     send(&mut app, TableAction::DeclineDraw);
@@ -228,10 +203,14 @@ fn draw_offers_are_answered() {
 
 #[test]
 fn a_repetition_draw_is_claimed() {
-    let mut app = app(0.0);
+    let mut app = headless(0.0);
     send(&mut app, TableAction::ClaimDraw);
     assert!(game(&app).game.result().is_none());
-    assert!(matches!(news(&app), News::NoDraw(_)), "{:?}", news(&app));
+    assert!(
+        matches!(latest(&app), News::NoDraw(_)),
+        "{:?}",
+        latest(&app)
+    );
     for _ in 0..2 {
         for (a, b) in [("e1", "e2"), ("f8", "f7"), ("e2", "e1"), ("f7", "f8")] {
             click(&mut app, a);
@@ -251,7 +230,7 @@ fn a_repetition_draw_is_claimed() {
 
 #[test]
 fn resign_and_new_game() {
-    let mut app = app(0.0);
+    let mut app = headless(0.0);
     send(&mut app, TableAction::Resign);
     assert_eq!(
         game(&app).game.result(),
@@ -276,7 +255,7 @@ fn resign_and_new_game() {
 
 #[test]
 fn obelisk_stacks_move_whole_or_top() {
-    let mut app = app(0.0);
+    let mut app = headless(0.0);
     let library = app.world().resource::<khet::setups::SetupLibrary>();
     let setup = library.find("khet1/classic").cloned().unwrap();
     send(
@@ -310,7 +289,7 @@ fn obelisk_stacks_move_whole_or_top() {
 
 #[test]
 fn a_scripted_game_keeps_entities_in_step() {
-    let mut app = app(0.0);
+    let mut app = headless(0.0);
     let mut seed = 7u64;
     for _ in 0..60 {
         let moves = game(&app).game.legal_moves();
@@ -385,7 +364,7 @@ fn start(app: &mut App, players: [Player; 2]) {
 
 #[test]
 fn the_computer_answers_a_person_without_blocking() {
-    let mut app = app(0.0);
+    let mut app = headless(0.0);
     start(
         &mut app,
         [
@@ -425,7 +404,7 @@ fn the_computer_answers_a_person_without_blocking() {
 
 #[test]
 fn computer_against_computer_plays_a_whole_game() {
-    let mut app = app(0.0);
+    let mut app = headless(0.0);
     let level = khet_engine::Level::Beginner;
     start(&mut app, [Player::Computer(level), Player::Computer(level)]);
     let finished = update_until(&mut app, |a| {
@@ -439,24 +418,30 @@ fn computer_against_computer_plays_a_whole_game() {
     assert!(game(&app).game.turns().len() >= 2);
     update_until(&mut app, |a| {
         a.world().resource::<Show>().is_idle()
-            && a.world().get_resource::<khet::ai::Thinking>().is_none()
+            && a.world()
+                .get_resource::<khet::table::ai::Thinking>()
+                .is_none()
     });
     assert_entities_match(&mut app);
 }
 
 #[test]
 fn a_new_game_stops_the_computer_thinking() {
-    let mut app = app(0.0);
+    let mut app = headless(0.0);
     start(
         &mut app,
         [Player::Computer(khet_engine::Level::Master), Player::Person],
     );
     assert!(update_until(&mut app, |a| a
         .world()
-        .get_resource::<khet::ai::Thinking>()
+        .get_resource::<khet::table::ai::Thinking>()
         .is_some()));
     start(&mut app, [Player::Person, Player::Person]);
-    assert!(app.world().get_resource::<khet::ai::Thinking>().is_none());
+    assert!(
+        app.world()
+            .get_resource::<khet::table::ai::Thinking>()
+            .is_none()
+    );
     assert_eq!(game(&app).game.turns().len(), 0);
     // Nothing arrives from the stopped search.
     for _ in 0..50 {
@@ -467,7 +452,7 @@ fn a_new_game_stops_the_computer_thinking() {
 
 #[test]
 fn the_computer_accepts_a_draw_only_when_not_ahead() {
-    let mut app = app(0.0);
+    let mut app = headless(0.0);
     start(
         &mut app,
         [
@@ -506,28 +491,28 @@ fn the_computer_accepts_a_draw_only_when_not_ahead() {
     send(&mut app, TableAction::OfferDraw);
     assert!(update_until(&mut app, |a| game(a).draw_offer.is_none()));
     assert!(game(&app).game.result().is_none());
-    assert_eq!(news(&app), News::DrawDeclined { by: Side::Red });
+    assert_eq!(latest(&app), News::DrawDeclined { by: Side::Red });
 }
 
 #[test]
 fn a_hint_names_a_legal_move() {
-    let mut app = app(0.0);
-    send(&mut app, khet::ai::HintRequested);
+    let mut app = headless(0.0);
+    send(&mut app, khet::table::ai::HintRequested);
     assert!(update_until(&mut app, |a| a
         .world()
-        .resource::<khet::ai::Hint>()
+        .resource::<khet::table::ai::Hint>()
         .0
         .is_some()));
-    let (at, mv) = app.world().resource::<khet::ai::Hint>().0.unwrap();
+    let (at, mv) = app.world().resource::<khet::table::ai::Hint>().0.unwrap();
     assert_eq!(&at, game(&app).game.position());
     assert!(at.is_legal(mv));
-    assert_eq!(news(&app), News::Hint(mv));
+    assert_eq!(latest(&app), News::Hint(mv));
 }
 
 #[test]
 fn the_laser_preview_fires_the_aimed_move_in_casual_games_only() {
-    use khet::laser_preview::{Aim, LaserPreview};
-    let mut app = app(0.0);
+    use khet::table::laser_preview::{Aim, LaserPreview};
+    let mut app = headless(0.0);
     let preview = |app: &App| app.world().resource::<LaserPreview>().0.clone();
     // Aiming at a turn button of the selected Sphinx: the shot along rank 1 into f1's Anubis.
     click(&mut app, "j1");
@@ -575,10 +560,55 @@ fn the_laser_preview_fires_the_aimed_move_in_casual_games_only() {
         .resource::<khet::setups::SetupLibrary>()
         .classic();
     let mut spec = NewGameSpec::casual(setup, [Player::Person; 2]);
-    spec.mode = khet::state::Mode::Tournament;
+    spec.mode = khet_engine::Mode::Tournament;
     send(&mut app, NewGameRequested(spec));
     click(&mut app, "h2");
     app.update();
     assert!(selected(&app).is_some());
     assert_eq!(preview(&app), None);
+}
+
+/// Whether a frame was asked for at once this frame (the window draws continuously then), and
+/// a fresh start for the next.
+fn wants_frames_now(app: &mut App) -> bool {
+    app.world_mut()
+        .resource_mut::<khet::frames::NextFrame>()
+        .take()
+        == Some(std::time::Duration::ZERO)
+}
+
+#[test]
+fn frames_are_asked_for_while_something_moves_and_not_at_rest() {
+    let mut app = headless(1.0);
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_millis(50),
+    ));
+    for _ in 0..5 {
+        app.update();
+    }
+    wants_frames_now(&mut app);
+    app.update();
+    assert!(
+        !wants_frames_now(&mut app),
+        "at rest, no frame is asked for"
+    );
+    // A move: the piece slides, the beam grows and fades, and every frame is wanted.
+    app.world_mut().write_message(MoveRequested(Move::Step {
+        from: sq("h2"),
+        to: sq("h3"),
+    }));
+    let mut moving = 0;
+    for _ in 0..200 {
+        app.update();
+        if !wants_frames_now(&mut app) {
+            break;
+        }
+        moving += 1;
+    }
+    assert!(moving > 20, "frames wanted for {moving} frames only");
+    assert_eq!(app.world().resource::<Show>().phase, Phase::Idle);
+    // At rest again, with a selection and the last move tinted: nothing asked for.
+    send(&mut app, SquareClicked(sq("e1")));
+    app.update();
+    assert!(!wants_frames_now(&mut app));
 }

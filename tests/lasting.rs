@@ -2,61 +2,26 @@
 //! midway), replays that reproduce every position and shot, take-backs that restore the exact
 //! earlier game, clocks and flag falls, and damaged save and settings files kept and reported.
 
+mod common;
+
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
+use common::{game, headless_with, news, send, temp_dir};
 use khet::CorePlugin;
-use khet::clock::Clocks;
-use khet::news::{News, Notices, StatusLine};
-use khet::pieces::{BoardPiece, Dying, OnSquare};
-use khet::replay::{Step, Watch};
+use khet::news::{News, Notices};
+use khet::replay::Step;
 use khet::saves::{ResumeOffer, SaveDir, SavedGames};
 use khet::screen::Screen;
 use khet::settings::{Palette, Settings, SettingsFile};
-use khet::state::{
-    Match, Mode, MoveApplied, MoveRequested, NewGameRequested, NewGameSpec, Player, Show,
-    TableAction, TimeControl,
+use khet::table::clock::Clocks;
+use khet::table::pieces::{BoardPiece, Dying, OnSquare};
+use khet::table::{
+    MoveApplied, MoveRequested, NewGameRequested, NewGameSpec, Show, TableAction, Watch,
 };
 use khet_engine::{Color as Side, GameResult, Level, WinReason};
-use std::path::{Path, PathBuf};
+use khet_engine::{Mode, Player, TimeControl};
+use std::path::Path;
 use std::time::Duration;
-
-/// A fresh folder for one test.
-fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("khet-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A headless app, animations instant, saving into `dir/games` if given.
-fn app(dir: Option<&Path>) -> App {
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins).add_plugins(CorePlugin);
-    if let Some(d) = dir {
-        app.insert_resource(SaveDir(d.join("games")));
-    }
-    app.insert_resource(Settings {
-        speed: 0.0,
-        ..Settings::default()
-    });
-    app.update();
-    app.update();
-    app
-}
-
-fn send<M: Message>(app: &mut App, m: M) {
-    app.world_mut().write_message(m);
-    app.update();
-    app.update();
-}
-
-fn game(app: &App) -> &Match {
-    app.world().resource::<Match>()
-}
-
-fn news(app: &App) -> Option<News> {
-    app.world().resource::<StatusLine>().0.clone()
-}
 
 fn classic(app: &App) -> khet_engine::Setup {
     app.world()
@@ -99,7 +64,7 @@ fn entities_match(app: &mut App) {
 
 #[test]
 fn a_saved_game_resumes_exactly_with_its_clocks() {
-    let dir = folder("resume");
+    let dir = temp_dir("resume");
     let mut a = app(Some(&dir));
     // Clocks that stand still between frames, so that the saved times can be compared.
     a.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::ZERO));
@@ -150,7 +115,7 @@ fn a_saved_game_resumes_exactly_with_its_clocks() {
 
 #[test]
 fn a_write_killed_midway_loses_nothing_saved() {
-    let dir = folder("killed");
+    let dir = temp_dir("killed");
     let mut a = app(Some(&dir));
     play_random(&mut a, 6, 3);
     let file = game(&a).file.clone().unwrap();
@@ -174,7 +139,7 @@ fn a_write_killed_midway_loses_nothing_saved() {
 
 #[test]
 fn damaged_saves_are_listed_and_kept() {
-    let dir = folder("damaged");
+    let dir = temp_dir("damaged");
     let games = dir.join("games");
     std::fs::create_dir_all(&games).unwrap();
     let bad = "Record(\n    start: \"x33a3ka3p22/2p37/3P46/p11P31s1s21p21P4/p21P41S2S11p11P3/6p23/7P12/2P4A1KA13X1 0\",\n    moves: [\"j1-\", \"a8a1\"],\n)\n";
@@ -373,7 +338,7 @@ fn the_computer_keeps_time_with_an_increment() {
     let mut spec = NewGameSpec::casual(classic(&a), [Player::Computer(Level::Master); 2]);
     spec.clock = Some(TimeControl::new(1, 1));
     // Two seconds each and a second a move: Master must plan, not spend its usual 2.5 s.
-    spec.resume = Some(khet::state::Resume {
+    spec.resume = Some(khet::table::Resume {
         game: khet_engine::Game::new(spec.setup.position),
         remaining: Some([Duration::from_secs(2); 2]),
         file: None,
@@ -403,7 +368,7 @@ fn the_computer_keeps_time_with_an_increment() {
 
 #[test]
 fn settings_persist_and_a_damaged_file_is_kept() {
-    let dir = folder("settings");
+    let dir = temp_dir("settings");
     let path = dir.join("settings.ron");
     let start = |path: &Path| {
         let mut app = App::new();
@@ -458,11 +423,11 @@ fn settings_persist_and_a_damaged_file_is_kept() {
 fn pasted_text_starts_a_game_there() {
     let rules = khet_engine::Rules::default();
     let line = "position classic moves e1e2 f8f7";
-    let g = khet::saves::game_from_text(line, rules).unwrap();
+    let g = khet::table::spec::game_from_text(line, rules).unwrap();
     assert_eq!(g.turns().len(), 2);
-    let again = khet::saves::game_from_text(&g.to_protocol_line(), rules).unwrap();
+    let again = khet::table::spec::game_from_text(&g.to_protocol_line(), rules).unwrap();
     assert_eq!(again.position(), g.position());
-    let bare = khet::saves::game_from_text(&g.position().to_string(), rules).unwrap();
+    let bare = khet::table::spec::game_from_text(&g.position().to_string(), rules).unwrap();
     assert_eq!(bare.position(), g.position());
     for bad in [
         "",
@@ -472,7 +437,7 @@ fn pasted_text_starts_a_game_there() {
         &"x".repeat(100_000),
     ] {
         assert!(
-            khet::saves::game_from_text(bad, rules).is_err(),
+            khet::table::spec::game_from_text(bad, rules).is_err(),
             "{bad:.20}"
         );
     }
@@ -498,4 +463,53 @@ fn save_names_cannot_leave_the_folder() {
     assert_eq!(khet::saves::file_name("  "), "game");
     assert_eq!(khet::saves::file_name("Mon jeu — été"), "Mon jeu  été");
     assert_eq!(khet::saves::file_name(&"x".repeat(500)).len(), 60);
+}
+
+/// A headless app, animations instant, saving into `dir/games` if given.
+fn app(dir: Option<&Path>) -> App {
+    headless_with(0.0, |app| {
+        if let Some(d) = dir {
+            app.insert_resource(SaveDir(d.join("games")));
+        }
+    })
+}
+
+#[test]
+fn a_setting_changed_at_start_is_saved_for_the_next_start() {
+    // As when Auto picks Low on a software renderer and says so once: the game itself sets
+    // `told_software_renderer` in its first frames, and the next start must remember it.
+    let dir = temp_dir("told");
+    let path = dir.join("settings.ron");
+    let start = |path: &Path, tell: bool| {
+        let mut app = App::new();
+        app.insert_resource(SettingsFile::new(path.to_path_buf()));
+        app.add_plugins(MinimalPlugins).add_plugins(CorePlugin);
+        if tell {
+            app.add_systems(PostStartup, |mut s: ResMut<Settings>| {
+                s.told_software_renderer = true;
+            });
+        }
+        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            200,
+        )));
+        app.update();
+        app
+    };
+    let mut first = start(&path, true);
+    assert!(!path.exists(), "nothing written in the first frame");
+    for _ in 0..6 {
+        first.update();
+    }
+    let second = start(&path, false);
+    assert!(second.world().resource::<Settings>().told_software_renderer);
+    // Settings equal to the file write nothing: a start that changes nothing leaves it alone.
+    let written = std::fs::metadata(&path).and_then(|m| m.modified()).unwrap();
+    let mut third = start(&path, false);
+    third.world_mut().resource_mut::<Settings>().set_changed();
+    for _ in 0..6 {
+        third.update();
+    }
+    let after = std::fs::metadata(&path).and_then(|m| m.modified()).unwrap();
+    assert_eq!(written, after);
+    let _ = std::fs::remove_dir_all(&dir);
 }

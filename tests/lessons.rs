@@ -2,33 +2,17 @@
 //! another with the reason; a puzzle is solved along its line against the defender's replies,
 //! and a wrong move is refuted on the board; progress is kept; lessons are never autosaved.
 
+mod common;
+
 use bevy::prelude::*;
+use common::{headless, send};
 use khet::CorePlugin;
-use khet::lesson::{Lesson, LessonAction, LessonKind, PuzzleShelf, StartLesson, Verdict};
-use khet::progress::{Progress, ProgressFile, TutorialOffer};
+use khet::learn::lesson::{Lesson, LessonAction, LessonKind, PuzzleShelf, StartLesson, Verdict};
+use khet::learn::progress::{Progress, ProgressFile, TutorialOffer};
+use khet::learn::tutorial::STEPS;
 use khet::saves::SaveDir;
-use khet::settings::Settings;
-use khet::state::{Match, MoveRequested};
-use khet::tutorial::STEPS;
+use khet::table::{Match, MoveRequested, OnTable};
 use khet_engine::puzzle::Solver;
-
-fn app() -> App {
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins).add_plugins(CorePlugin);
-    app.insert_resource(Settings {
-        speed: 0.0,
-        ..Settings::default()
-    });
-    app.update();
-    app.update();
-    app
-}
-
-fn send<M: Message>(app: &mut App, m: M) {
-    app.world_mut().write_message(m);
-    app.update();
-    app.update();
-}
 
 fn verdict(app: &App) -> Verdict {
     app.world().resource::<Lesson>().verdict.clone()
@@ -61,7 +45,7 @@ fn await_answer(app: &mut App) {
 
 #[test]
 fn every_tutorial_step_is_solved_by_its_move_and_a_miss_says_why() {
-    let mut app = app();
+    let mut app = headless(0.0);
     for (i, step) in STEPS.iter().enumerate() {
         send(&mut app, StartLesson(LessonKind::Tutorial(i)));
         assert_eq!(
@@ -83,7 +67,7 @@ fn every_tutorial_step_is_solved_by_its_move_and_a_miss_says_why() {
         send(&mut app, LessonAction::Hint);
         let hint = app
             .world()
-            .resource::<khet::ai::Hint>()
+            .resource::<khet::table::ai::Hint>()
             .0
             .map(|(_, mv)| mv.to_string());
         assert_eq!(hint.as_deref(), Some(step.intended), "{}", step.title);
@@ -107,7 +91,7 @@ fn puzzle_in_two(app: &App) -> usize {
 
 #[test]
 fn a_puzzle_is_solved_along_its_line_against_the_defenders_replies() {
-    let mut app = app();
+    let mut app = headless(0.0);
     let dir = std::env::temp_dir().join(format!("khet-lessons-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     app.insert_resource(SaveDir(dir.join("games")));
@@ -124,7 +108,11 @@ fn a_puzzle_is_solved_along_its_line_against_the_defenders_replies() {
     assert_eq!(verdict(&app), Verdict::Trying);
     // Whatever the defender chose, the hint finds the win and it lights the Pharaoh.
     send(&mut app, LessonAction::Hint);
-    let (_, mv) = app.world().resource::<khet::ai::Hint>().0.expect("a hint");
+    let (_, mv) = app
+        .world()
+        .resource::<khet::table::ai::Hint>()
+        .0
+        .expect("a hint");
     send(&mut app, MoveRequested(mv));
     assert_eq!(verdict(&app), Verdict::Solved);
     let progress = app.world().resource::<Progress>();
@@ -138,7 +126,7 @@ fn a_puzzle_is_solved_along_its_line_against_the_defenders_replies() {
 
 #[test]
 fn a_wrong_move_is_refuted_on_the_board() {
-    let mut app = app();
+    let mut app = headless(0.0);
     let i = puzzle_in_two(&app);
     let puzzle = app.world().resource::<PuzzleShelf>().0[i].clone();
     send(&mut app, StartLesson(LessonKind::Puzzle(i)));
@@ -206,10 +194,18 @@ fn leaving_or_a_new_game_ends_the_lesson_and_the_tutorial_is_offered_once() {
         TutorialOffer(false)
     );
 
+    let on_table = |app: &App| *app.world().resource::<State<OnTable>>().get();
+    assert_eq!(on_table(&app), OnTable::Game);
     send(&mut app, StartLesson(LessonKind::Tutorial(0)));
+    assert!(app.world().get_resource::<Lesson>().is_some());
+    assert_eq!(on_table(&app), OnTable::Lesson);
+    // The next step is a lesson again: the table stays in its state, the lesson goes on.
+    send(&mut app, LessonAction::Next);
+    assert_eq!(on_table(&app), OnTable::Lesson);
     assert!(app.world().get_resource::<Lesson>().is_some());
     send(&mut app, LessonAction::Leave);
     assert!(app.world().get_resource::<Lesson>().is_none());
+    assert_eq!(on_table(&app), OnTable::Game);
     assert!(
         app.world()
             .resource::<Match>()

@@ -2,7 +2,7 @@
 //! depth the search reaches in a fixed time. Figures go in the README with these commands.
 
 use crate::out::{Failure, Out, say};
-use khet_engine::{Limits, Move, Position, Searcher, Setup, perft};
+use khet_engine::{Limits, Move, Position, Rng, Searcher, Setup, perft};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -26,7 +26,7 @@ pub fn bench(depth: u32, out: &mut Out<impl Write>) -> Result<(), Failure> {
 
     // Positions from deterministic pseudo-random games from the three setups.
     let mut positions = Vec::new();
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
     for name in ["classic", "imhotep", "dynasty"] {
         let start = builtin(name)?;
         for _ in 0..20 {
@@ -37,10 +37,7 @@ pub fn bench(depth: u32, out: &mut Out<impl Write>) -> Result<(), Failure> {
                 if moves.is_empty() {
                     break;
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                if p.play_unchecked(moves[(seed % moves.len() as u64) as usize])
+                if p.play_unchecked(moves[rng.below(moves.len())])
                     .is_game_over()
                 {
                     break;

@@ -1,4 +1,4 @@
-//! The one-shot commands: perft, divide, fire, show, search and replay.
+//! The one-shot commands: perft, divide, fire, show, search, replay and fairness.
 
 use crate::Start;
 use crate::files::{find_setup, load_record};
@@ -139,5 +139,28 @@ pub fn replay(file: &Path, out: &mut Out<impl Write>) -> Result<(), Failure> {
         "result {}",
         game.result().map_or("unfinished".into(), |r| r.to_string())
     );
+    Ok(())
+}
+
+/// "Is it fair?" from the command line: the setup editor's batch of quick games, timed, on this
+/// thread, and its report in one line (`khet_engine::fairness`).
+pub fn fairness(
+    o: &Start,
+    games: u32,
+    max_plies: usize,
+    out: &mut Out<impl Write>,
+) -> Result<(), Failure> {
+    use khet_engine::fairness::{Batch, measure};
+    use std::sync::atomic::{AtomicBool, AtomicU32};
+    let p = start_position(o)?;
+    let t = Instant::now();
+    let r = measure(
+        p,
+        Batch { games, max_plies },
+        &AtomicU32::new(0),
+        &AtomicBool::new(false),
+    );
+    say!(out, "{r}");
+    say!(out, "time {:.1} s", t.elapsed().as_secs_f64());
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! `khet-engine`: the engine on the command line. Perft, the laser, the board, search, the
-//! UCI-like protocol, matches between levels or engines, tuning, and replaying a game record.
+//! UCI-like protocol, matches between levels or engines, tuning, replaying a game record, and
+//! the setup editor's fairness batch.
 //!
 //! Bad input gets one line, `error: …`, and exit status 2; a closed output pipe ends a command
 //! quietly; any other write error is one line and exit status 1.
@@ -142,6 +143,20 @@ enum Command {
         /// A record file (RON)
         file: PathBuf,
     },
+    /// "Is it fair?": quick games from a setup, Silver's score with a 95 % error bar, perft(1, 2)
+    Fairness {
+        /// A built-in setup or a .ron file (the same as --setup)
+        #[arg(conflicts_with_all = ["setup", "position"])]
+        name: Option<String>,
+        /// Games to play
+        #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        games: u32,
+        /// Plies after which a game counts as drawn
+        #[arg(long, default_value_t = 150)]
+        max_plies: usize,
+        #[command(flatten)]
+        start: Start,
+    },
     /// "Light the Pharaoh in N" puzzles: mine them from the engine's games, or verify a file
     Puzzles {
         #[command(subcommand)]
@@ -192,6 +207,15 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
         } => matches::play_match(&a, &b, games, movetime, out),
         Command::Tune { games, depth } => matches::tune(games, depth, out),
         Command::Replay { file } => commands::replay(&file, out),
+        Command::Fairness {
+            name,
+            games,
+            max_plies,
+            mut start,
+        } => {
+            start.setup = name.or(start.setup);
+            commands::fairness(&start, games, max_plies, out)
+        }
         Command::Puzzles {
             action: PuzzleAction::Mine { games, out: file },
         } => puzzles::mine(games, file.as_deref(), out),

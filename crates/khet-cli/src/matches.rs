@@ -4,7 +4,7 @@
 
 use crate::out::{Failure, Out, say};
 use khet_engine::eval::{Weights, material};
-use khet_engine::{Color, Game, GameResult, Level, Limits, Position, Searcher, Setup};
+use khet_engine::{Color, Game, GameResult, Level, Limits, Position, Rng, Searcher, Setup};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Duration;
@@ -209,7 +209,7 @@ pub fn play_match(
             Color::Red
         };
         let mut game = Game::new(start);
-        let mut seed = 0x5EED_0000 + u64::from(g) * 7919;
+        let mut rng = Rng::new(0x5EED_0000 + u64::from(g) * 7919);
         searchers.iter_mut().for_each(Searcher::clear);
         let mut forfeit: Option<Color> = None;
         while !game.is_over() && game.turns().len() < MAX_PLIES && !game.can_claim_draw() {
@@ -218,7 +218,7 @@ pub fn play_match(
             let contender = if i == 0 { a } else { b };
             let mv = match contender {
                 Contender::Level { level, .. } => {
-                    level.choose(&mut searchers[i], &game, movetime, &mut seed)
+                    level.choose(&mut searchers[i], &game, movetime, &mut rng)
                 }
                 Contender::Engine(_) => {
                     let moves: Vec<String> =
@@ -314,7 +314,7 @@ fn weighted_game(
     setup: &Position,
     depth: u32,
     random_plies: usize,
-    seed: &mut u64,
+    rng: &mut Rng,
 ) -> f64 {
     let mut game = Game::new(*setup);
     let mut sa = Searcher::new(1 << 16);
@@ -323,13 +323,7 @@ fn weighted_game(
     sb.weights = b;
     while !game.is_over() && game.turns().len() < MAX_PLIES && !game.can_claim_draw() {
         let mv = if game.turns().len() < random_plies {
-            let moves = game.legal_moves();
-            *seed ^= *seed << 13;
-            *seed ^= *seed >> 7;
-            *seed ^= *seed << 17;
-            moves
-                .get((*seed % moves.len().max(1) as u64) as usize)
-                .copied()
+            rng.pick(&game.legal_moves())
         } else {
             let s = if game.side_to_move() == a_color {
                 &mut sa
@@ -370,7 +364,7 @@ pub fn tune(games: u32, depth: u32, out: &mut Out<impl Write>) -> Result<(), Fai
             };
             let mut results = Vec::new();
             for g in 0..games {
-                let mut seed = 0xC0FFEE + u64::from(g / 2) * 104_729;
+                let mut rng = Rng::new(0xC0FFEE + u64::from(g / 2) * 104_729);
                 let color = if g % 2 == 0 {
                     Color::Silver
                 } else {
@@ -384,7 +378,7 @@ pub fn tune(games: u32, depth: u32, out: &mut Out<impl Write>) -> Result<(), Fai
                     start,
                     depth,
                     4,
-                    &mut seed,
+                    &mut rng,
                 ));
             }
             let (e, margin) = elo(&results);

@@ -330,12 +330,12 @@ impl<W: Write + Send + 'static> Session<W> {
                 && limits.mate.is_none()
         });
         self.seed = self.seed.wrapping_mul(6364136223846793005).wrapping_add(1);
-        let mut seed = self.seed;
+        let mut rng = khet_engine::Rng::new(self.seed);
         let handle = std::thread::spawn(move || {
             let best = match level {
                 Some(level) => {
                     let budget = limits.time.unwrap_or(Duration::from_secs(1));
-                    level.choose(&mut searcher, &game, budget, &mut seed)
+                    level.choose(&mut searcher, &game, budget, &mut rng)
                 }
                 None => {
                     searcher

@@ -106,7 +106,7 @@ fn mine_setup(name: &str, games: u32) -> Result<Vec<Puzzle>, String> {
             break;
         }
         let mut game = Game::new(setup.position);
-        let mut seed = 0x9E37_79B9 ^ (u64::from(g) << 20) ^ name.len() as u64;
+        let mut rng = khet_engine::Rng::new(0x9E37_79B9 ^ (u64::from(g) << 20) ^ name.len() as u64);
         let levels = if g % 2 == 0 {
             [Level::Casual, Level::Beginner]
         } else {
@@ -115,7 +115,7 @@ fn mine_setup(name: &str, games: u32) -> Result<Vec<Puzzle>, String> {
         while !game.is_over() && game.turns().len() < MAX_PLIES && !game.can_claim_draw() {
             let i = game.side_to_move().index();
             let budget = Duration::from_millis(100);
-            let Some(mv) = levels[i].choose(&mut searchers[i], &game, budget, &mut seed) else {
+            let Some(mv) = levels[i].choose(&mut searchers[i], &game, budget, &mut rng) else {
                 break;
             };
             game.play(mv).map_err(|e| e.to_string())?;

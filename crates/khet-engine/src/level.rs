@@ -5,6 +5,7 @@
 use crate::eval::WIN;
 use crate::game::Game;
 use crate::moves::Move;
+use crate::rng::Rng;
 use crate::search::{Limits, Searcher};
 use std::time::Duration;
 
@@ -49,14 +50,14 @@ impl Level {
     }
 
     /// Chooses a move for the game's side to move (`None` when it has none), knowing the game's
-    /// history (it avoids repeating when ahead). `seed` varies the choice of the lower levels;
-    /// the same seed and game give the same move. Master uses all of `budget`.
+    /// history (it avoids repeating when ahead). `rng` varies the choice of the lower levels;
+    /// the same generator state and game give the same move. Master uses all of `budget`.
     pub fn choose(
         self,
         searcher: &mut Searcher,
         game: &Game,
         budget: Duration,
-        seed: &mut u64,
+        rng: &mut Rng,
     ) -> Option<Move> {
         let (depth, noise, quiescence) = match self {
             Level::Beginner => (2, 150, false),
@@ -85,24 +86,19 @@ impl Level {
         } else {
             (best - noise).max(-WIN / 2 + 1)
         };
-        pick_at_least(&scored, floor, seed)
+        pick_at_least(&scored, floor, rng)
     }
 }
 
-/// One of the scored moves whose score is at least `floor`, chosen by `seed` (an xorshift state
-/// it advances): how the lower levels vary their play among good moves. `None` when no move
-/// reaches the floor.
-pub fn pick_at_least(scored: &[(Move, i32)], floor: i32, seed: &mut u64) -> Option<Move> {
+/// One of the scored moves whose score is at least `floor`, chosen by `rng`: how the lower
+/// levels vary their play among good moves. `None` when no move reaches the floor.
+pub fn pick_at_least(scored: &[(Move, i32)], floor: i32, rng: &mut Rng) -> Option<Move> {
     let good: Vec<Move> = scored
         .iter()
         .filter(|&&(_, s)| s >= floor)
         .map(|&(m, _)| m)
         .collect();
-    *seed ^= *seed << 13;
-    *seed ^= *seed >> 7;
-    *seed ^= *seed << 17;
-    good.get((*seed % good.len().max(1) as u64) as usize)
-        .copied()
+    rng.pick(&good)
 }
 
 impl std::fmt::Display for Level {

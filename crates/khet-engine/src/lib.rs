@@ -54,6 +54,7 @@
 #![warn(missing_docs)]
 
 pub mod eval;
+pub mod fairness;
 pub mod game;
 pub mod laser;
 pub mod level;
@@ -65,11 +66,13 @@ pub mod piece;
 pub mod position;
 pub mod puzzle;
 pub mod record;
+pub mod rng;
 mod ronlines;
 pub mod rules;
 pub mod search;
 pub mod setup;
 pub mod square;
+pub mod terms;
 pub mod text;
 pub mod time;
 mod zobrist;
@@ -84,11 +87,13 @@ pub use perft::{divide, perft};
 pub use piece::{Color, Diagonal, Kind, Piece, Rotation};
 pub use position::{Position, Problem, reserved_for, sphinx_square};
 pub use record::{Record, RecordClock, RecordError};
+pub use rng::Rng;
 pub use rules::{Edition, NoMoves, Rules, SwapLanding};
 pub use search::{Limits, Report, Score, SearchResult, Searcher};
 pub use setup::{
     Setup, SetupError, SetupErrors, SetupPiece, UnknownSetup, catalogue, catalogue_names,
 };
 pub use square::{Direction, File, ParseSquareError, Rank, Square};
+pub use terms::{Mode, Player, TimeControl};
 pub use text::ParseNameError;
 pub use time::Clock;

@@ -217,7 +217,7 @@ fn same_position_and_seed_give_the_same_move() {
     let b = Searcher::default().search(&p, depth(4), |_| {});
     assert_eq!((a.best, a.score), (b.best, b.score));
     for level in [Level::Beginner, Level::Casual] {
-        let (mut s1, mut s2) = (7u64, 7u64);
+        let (mut s1, mut s2) = (khet_engine::Rng::new(7), khet_engine::Rng::new(7));
         let m1 = level.choose(
             &mut Searcher::new(1 << 16),
             &Game::new(p),
@@ -242,13 +242,13 @@ fn every_level_takes_a_kill_and_avoids_suicide() {
         ("c3", Piece::pyramid(Color::Red, Diagonal::NE)),
     ]);
     for level in Level::ALL {
-        let mut seed = 1;
+        let mut rng = khet_engine::Rng::new(1);
         let mv = level
             .choose(
                 &mut Searcher::new(1 << 16),
                 &Game::new(p),
                 Duration::from_millis(200),
-                &mut seed,
+                &mut rng,
             )
             .unwrap();
         let mut q = p;
@@ -270,12 +270,12 @@ fn searches_both_editions_and_beam_splitters() {
         assert!(p.is_legal(r.best.unwrap()), "{name}");
         assert_eq!(r.depth, 4, "{name}");
         for level in Level::ALL {
-            let mut seed = 3;
+            let mut rng = khet_engine::Rng::new(3);
             let mv = level.choose(
                 &mut Searcher::new(1 << 16),
                 &Game::new(p),
                 Duration::from_millis(50),
-                &mut seed,
+                &mut rng,
             );
             assert!(p.is_legal(mv.unwrap()), "{name} {}", level.name());
         }

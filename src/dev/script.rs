@@ -1,0 +1,73 @@
+//! What the scripted run's parts share: its state ([`Autoplay`]), taking a screenshot with a
+//! note beside it, the animation step of scripted shots, and the end of the run (the frame
+//! rates written to `fps.txt`, or a loud failure when a picture never came).
+
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use khet_engine::Move;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Resource)]
+pub struct Autoplay {
+    pub dir: PathBuf,
+    pub step: usize,
+    pub wait: u32,
+    pub frames: u32,
+    pub started: Option<Instant>,
+    /// Frames drawn and seconds passed while a beam was on its way.
+    pub beam_frames: u32,
+    pub beam_seconds: f64,
+    pub(super) last_frame: Option<Instant>,
+    pub(super) plan: Option<(Move, Move)>,
+    /// Of the lit Pharaoh's two pictures, how many are taken.
+    pub(super) pharaoh_shots: u8,
+    pub saved: Vec<PathBuf>,
+}
+
+impl Autoplay {
+    pub fn new(dir: PathBuf) -> Autoplay {
+        Autoplay {
+            dir,
+            step: 0,
+            wait: 0,
+            frames: 0,
+            started: None,
+            beam_frames: 0,
+            beam_seconds: 0.0,
+            last_frame: None,
+            plan: None,
+            pharaoh_shots: 0,
+            saved: Vec::new(),
+        }
+    }
+}
+
+/// The animation step of the scripted shots.
+pub const STEP: std::time::Duration = std::time::Duration::from_millis(50);
+
+pub fn shoot(auto: &mut Autoplay, name: &str, note: String, commands: &mut Commands) {
+    let png = auto.dir.join(format!("{name}.png"));
+    let _ = std::fs::write(auto.dir.join(format!("{name}.txt")), note);
+    commands
+        .spawn(Screenshot::primary_window())
+        .observe(save_to_disk(png.clone()));
+    auto.saved.push(png);
+}
+
+/// Ends the run once every screenshot is on disk, with the frame rates in `fps.txt`.
+pub fn finish(auto: &mut Autoplay, exit: &mut MessageWriter<AppExit>) {
+    if auto.saved.iter().all(|p| p.exists()) {
+        let secs = auto.started.map_or(1.0, |s| s.elapsed().as_secs_f64());
+        let fps = f64::from(auto.frames) / secs;
+        let beam_fps = f64::from(auto.beam_frames) / auto.beam_seconds.max(0.001);
+        let line = format!(
+            "frames {} seconds {secs:.1} fps {fps:.1} beam_frames {} beam_fps {beam_fps:.1}\n",
+            auto.frames, auto.beam_frames
+        );
+        let _ = std::fs::write(auto.dir.join("fps.txt"), &line);
+        info!("autoplay done: {line}");
+        exit.write(AppExit::Success);
+    }
+    // Screenshots that never reach the disk end the run at the script's frame limit.
+}

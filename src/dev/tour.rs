@@ -1,0 +1,148 @@
+//! The second half of the scripted run: after the game, a tour of the other screens, each
+//! saved as a screenshot with a note beside it: the replay with the engine's analysis, the
+//! saved games (with a damaged file among them), the settings, a game with clocks, and the
+//! laser preview.
+
+use super::script::{Autoplay, shoot};
+use crate::replay::{Analysis, Step};
+use crate::screen::Screen;
+use crate::setups::SetupLibrary;
+use crate::table::laser_preview::{Aim, LaserPreview};
+use crate::table::selection::SquareClicked;
+use crate::table::{Match, MoveRequested, NewGameRequested, NewGameSpec, Phase, Show, Watch};
+use bevy::prelude::*;
+use khet_engine::Move;
+use khet_engine::{Player, TimeControl};
+
+pub fn tour(
+    mut auto: ResMut<Autoplay>,
+    m: Option<Res<Match>>,
+    show: Res<Show>,
+    screen: Res<State<Screen>>,
+    library: Res<SetupLibrary>,
+    mut analysis: ResMut<Analysis>,
+    games: Res<crate::saves::SavedGames>,
+    (mut watch, mut steps, mut go): (
+        MessageWriter<Watch>,
+        MessageWriter<Step>,
+        ResMut<NextState<Screen>>,
+    ),
+    (mut new_game, mut moves, mut clicks): (
+        MessageWriter<NewGameRequested>,
+        MessageWriter<MoveRequested>,
+        MessageWriter<SquareClicked>,
+    ),
+    mut aim: ResMut<Aim>,
+    preview: Res<LaserPreview>,
+    mut commands: Commands,
+) {
+    let Some(m) = m else { return };
+    if auto.step < 8 || auto.wait > 0 {
+        return;
+    }
+    let idle = show.phase == Phase::Idle;
+    match auto.step {
+        8 => {
+            // A damaged file among the saved games, to be listed with its reason.
+            let games = auto.dir.join("games");
+            let _ = std::fs::create_dir_all(&games);
+            let _ = std::fs::write(games.join("damaged.ron"), "Record(\n    start: \"x33a3ka");
+            watch.write(Watch {
+                game: m.game.clone(),
+                name: m.setup_name.clone(),
+                back_to: None,
+            });
+            analysis.enabled = true;
+            auto.step = 9;
+            auto.wait = 3;
+        }
+        9 if *screen.get() == Screen::Replay => {
+            steps.write(Step::To(1));
+            auto.step = 10;
+        }
+        10 => {
+            let found = analysis
+                .found
+                .as_ref()
+                .filter(|f| f.ply == 1 && m.game.turns().len() == 1);
+            if let (Some(f), true) = (found, idle) {
+                let note = format!(
+                    "analysis {} best {}\n",
+                    f.silver_score,
+                    f.best.map(|b| b.to_string()).unwrap_or_default()
+                );
+                auto.step = 11;
+                auto.wait = 8;
+                // Taken on the next turn of this step, once the bar and the move are drawn.
+                let path = auto.dir.join("05-replay.note");
+                let _ = std::fs::write(&path, note);
+                auto.saved.push(path);
+            }
+        }
+        11 => {
+            let note = std::fs::read_to_string(auto.dir.join("05-replay.note")).unwrap_or_default();
+            shoot(&mut auto, "05-replay", note, &mut commands);
+            go.set(Screen::Open);
+            auto.step = 12;
+            auto.wait = 6;
+        }
+        12 => {
+            let damaged = games.0.iter().filter(|e| e.game.is_err()).count();
+            let note = format!("games {} damaged {damaged}\n", games.0.len());
+            shoot(&mut auto, "06-open", note, &mut commands);
+            go.set(Screen::Settings);
+            auto.step = 13;
+            auto.wait = 6;
+        }
+        13 => {
+            shoot(&mut auto, "07-settings", String::new(), &mut commands);
+            let mut spec = NewGameSpec::casual(
+                library.classic(),
+                [Player::Person, Player::Computer(khet_engine::Level::Casual)],
+            );
+            spec.clock = Some(TimeControl::new(5, 3));
+            new_game.write(NewGameRequested(spec));
+            go.set(Screen::Playing);
+            auto.step = 14;
+            auto.wait = 5;
+        }
+        14 => {
+            if let Ok(mv) = m.game.position().parse_move("h2h3") {
+                moves.write(MoveRequested(mv));
+            }
+            auto.step = 15;
+        }
+        15 if m.game.turns().len() >= 2 && idle => {
+            auto.step = 16;
+            auto.wait = 5;
+        }
+        16 => {
+            shoot(&mut auto, "08-clock", String::new(), &mut commands);
+            auto.step = 17;
+        }
+        17 => {
+            // The laser preview: a piece picked up and a destination pointed at.
+            let step = m
+                .game
+                .legal_moves()
+                .into_iter()
+                .find(|mv| matches!(mv, Move::Step { .. }));
+            if let Some(mv) = step {
+                clicks.write(SquareClicked(mv.from()));
+                aim.square = Some(mv.to());
+            }
+            auto.step = 18;
+            auto.wait = 6;
+        }
+        18 => {
+            let note = match &preview.0 {
+                Some((mv, shot)) => format!("preview {mv} hits {}\n", shot.hits.len()),
+                None => "preview none\n".into(),
+            };
+            shoot(&mut auto, "09-preview", note, &mut commands);
+            auto.step = 19;
+        }
+        // 19 and on: crate::dev::learn.
+        _ => {}
+    }
+}

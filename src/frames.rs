@@ -1,0 +1,77 @@
+//! Frames only when something changes. With a window, the game does not draw continuously: it
+//! waits for input or a window event, and otherwise draws only when a feature asks for it. Each
+//! feature that animates asks for the next frame at once ([`NextFrame::now`]) while it moves; a
+//! feature that waits for a time asks for a frame by then ([`NextFrame::within`]: a clock's
+//! shown second, a settings file's delayed save); work on another thread wakes the loop when it
+//! ends ([`Waker`]: the computer's move is shown the moment it is found). A leaf: features
+//! write here, and the view turns it into Bevy's reactive update mode (`stage::rest`).
+//! Headless, nobody reads it.
+
+use bevy::prelude::*;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// When the next frame is wanted, gathered over one frame from every feature.
+#[derive(Resource, Default, Debug)]
+pub struct NextFrame {
+    within: Option<Duration>,
+}
+
+impl NextFrame {
+    /// Something moves: the next frame at once.
+    pub fn now(&mut self) {
+        self.within(Duration::ZERO);
+    }
+
+    /// Something changes by then: a frame within `wait` at the latest.
+    pub fn within(&mut self, wait: Duration) {
+        self.within = Some(self.within.map_or(wait, |w| w.min(wait)));
+    }
+
+    /// What was asked this frame, and a fresh start for the next.
+    pub fn take(&mut self) -> Option<Duration> {
+        self.within.take()
+    }
+}
+
+/// Wakes the game's loop from another thread (a search or a batch that has finished). Without a
+/// window it does nothing.
+#[derive(Resource, Clone, Default)]
+pub struct Waker(Option<Arc<dyn Fn() + Send + Sync>>);
+
+impl Waker {
+    /// A waker that calls `wake`.
+    pub fn new(wake: impl Fn() + Send + Sync + 'static) -> Waker {
+        Waker(Some(Arc::new(wake)))
+    }
+
+    /// Wakes the loop, if it sleeps.
+    pub fn wake(&self) {
+        if let Some(w) = &self.0 {
+            w();
+        }
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<NextFrame>().init_resource::<Waker>();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_soonest_wish_wins_and_is_taken_once() {
+        let mut next = NextFrame::default();
+        assert_eq!(next.take(), None);
+        next.within(Duration::from_millis(500));
+        next.within(Duration::from_millis(200));
+        next.within(Duration::from_secs(3));
+        assert_eq!(next.take(), Some(Duration::from_millis(200)));
+        assert_eq!(next.take(), None);
+        next.within(Duration::from_secs(1));
+        next.now();
+        assert_eq!(next.take(), Some(Duration::ZERO));
+    }
+}

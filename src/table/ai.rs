@@ -1,0 +1,243 @@
+//! The computer at the table: when a computer plays the side to move, it searches on Bevy's
+//! `AsyncComputeTaskPool` (never in a frame) and plays through the same `MoveRequested` message a
+//! click writes. A new game or a take-back stops a running search at once through its atomic
+//! flag. It answers draw offers (accepts only when it is not ahead), claims a repetition only
+//! when it is behind, and gives a person a hint (the move Master would play) in casual games.
+//! With clocks, it plans its time from its own clock.
+
+use crate::news::News;
+use crate::table::clock::Clocks;
+use crate::table::{
+    GameEnded, Match, MoveRequested, NewGameRequested, Show, TableAction, Undone, has_match,
+};
+use bevy::prelude::*;
+use bevy::tasks::futures::check_ready;
+use bevy::tasks::{AsyncComputeTaskPool, Task};
+use khet_engine::{Game, Level, Limits, Move, Position, Searcher};
+use khet_engine::{Mode, Player};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use std::time::Duration;
+
+/// What a search is for, and what it found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// The computer's own move.
+    Play,
+    /// A hint for a person.
+    Hint,
+    /// Whether to accept the draw the other side offered.
+    DrawAnswer,
+}
+
+/// What a search decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Decision {
+    Play(Move),
+    ClaimDraw,
+    Hint(Move),
+    Draw(bool),
+    Nothing,
+}
+
+/// What the computer is doing: a search on a worker thread.
+#[derive(Resource)]
+pub struct Thinking {
+    task: Task<Decision>,
+    stop: Arc<AtomicBool>,
+    pub purpose: Purpose,
+    /// When the search began (seconds since start), for the indicator.
+    pub since: f32,
+}
+
+/// The hint last given, shown until the position changes.
+#[derive(Resource, Default)]
+pub struct Hint(pub Option<(Position, Move)>);
+
+/// Asks for a hint for the side to move.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct HintRequested;
+
+/// Time per move by level, without clocks.
+pub fn budget(level: Level) -> Duration {
+    match level {
+        Level::Beginner | Level::Casual => Duration::from_millis(300),
+        Level::Strong => Duration::from_millis(1500),
+        Level::Master => Duration::from_millis(2500),
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Hint>()
+        .add_message::<HintRequested>()
+        .add_systems(
+            Update,
+            (
+                stop_on_new_game,
+                // A lesson's defender is the lesson's solver, not the computer opponent.
+                start_thinking.run_if(
+                    in_state(crate::table::OnTable::Game)
+                        .and_then(in_state(crate::screen::Screen::Playing)),
+                ),
+                finish_thinking,
+            )
+                .chain()
+                .run_if(has_match)
+                .in_set(crate::GameSet::Logic)
+                .after(crate::table::Flow),
+        );
+}
+
+/// A new game, a take-back or the end of the game makes a running search pointless.
+fn stop_on_new_game(
+    mut new_games: MessageReader<NewGameRequested>,
+    mut undone: MessageReader<Undone>,
+    mut ended: MessageReader<GameEnded>,
+    thinking: Option<Res<Thinking>>,
+    mut commands: Commands,
+) {
+    let stale = new_games.read().count() + undone.read().count() + ended.read().count() > 0;
+    if stale && let Some(t) = thinking {
+        t.stop.store(true, Ordering::Relaxed);
+        commands.remove_resource::<Thinking>();
+    }
+}
+
+/// The evaluation of `position` from its side to move, by a short search.
+pub fn quick_score(position: &Position) -> i32 {
+    Searcher::new(1 << 14)
+        .search(position, Limits::depth(3), |_| {})
+        .score
+}
+
+/// What the search is for now, if anything: a draw offer to the computer first, then the
+/// computer's move, then a hint a person asked for.
+fn purpose(m: &Match, want_hint: bool) -> Option<(Level, Purpose)> {
+    let side = m.game.side_to_move();
+    if let Some(by) = m.draw_offer
+        && let Player::Computer(level) = m.player(by.other())
+    {
+        return Some((level, Purpose::DrawAnswer));
+    }
+    match m.player(side) {
+        Player::Computer(level) => Some((level, Purpose::Play)),
+        Player::Person if want_hint && m.spec.mode == Mode::Casual => {
+            Some((Level::Master, Purpose::Hint))
+        }
+        Player::Person => None,
+    }
+}
+
+/// The search itself, on a worker thread.
+fn decide(
+    purpose: Purpose,
+    level: Level,
+    mut searcher: Searcher,
+    game: &Game,
+    budget: Duration,
+    seed: u64,
+) -> Decision {
+    let mut rng = khet_engine::Rng::new(seed);
+    match purpose {
+        Purpose::DrawAnswer => {
+            // The offer came from the side to move: the computer is not ahead when that side
+            // is not behind.
+            Decision::Draw(quick_score(game.position()) >= 0)
+        }
+        Purpose::Play if game.can_claim_draw() && quick_score(game.position()) < -50 => {
+            Decision::ClaimDraw
+        }
+        Purpose::Play => level
+            .choose(&mut searcher, game, budget, &mut rng)
+            .map_or(Decision::Nothing, Decision::Play),
+        Purpose::Hint => level
+            .choose(&mut searcher, game, budget, &mut rng)
+            .map_or(Decision::Nothing, Decision::Hint),
+    }
+}
+
+fn start_thinking(
+    m: Res<Match>,
+    show: Res<Show>,
+    thinking: Option<Res<Thinking>>,
+    clocks: Option<Res<Clocks>>,
+    mut hints: MessageReader<HintRequested>,
+    mut news: MessageWriter<News>,
+    time: Res<Time>,
+    waker: Res<crate::frames::Waker>,
+    mut commands: Commands,
+) {
+    let want_hint = hints.read().last().is_some();
+    if thinking.is_some() || m.game.is_over() || show.phase != crate::table::Phase::Idle {
+        return;
+    }
+    let Some((level, purpose)) = purpose(&m, want_hint) else {
+        return;
+    };
+    let game = m.game.clone();
+    let side = game.side_to_move();
+    let budget = match (purpose, clocks) {
+        (Purpose::Hint, _) => Duration::from_millis(1000),
+        (_, Some(c)) => {
+            let limits = c.engine_clock().limits(side);
+            budget(level).min(limits.soft.or(limits.time).unwrap_or_default())
+        }
+        (_, None) => budget(level),
+    };
+    let searcher = Searcher::new(1 << 18);
+    // Taken before the searcher moves into the task: setting it ends the search at once.
+    let stop = searcher.stop_flag();
+    let seed = game.turns().len() as u64 * 0x9E37_79B9 + 17;
+    let waker = waker.clone();
+    let task = AsyncComputeTaskPool::get().spawn(async move {
+        let decision = decide(purpose, level, searcher, &game, budget, seed);
+        // The move is shown the moment it is found, though the window's loop sleeps.
+        waker.wake();
+        decision
+    });
+    if purpose == Purpose::Hint {
+        news.write(News::HintSearching);
+    }
+    commands.insert_resource(Thinking {
+        task,
+        stop,
+        purpose,
+        since: time.elapsed_secs(),
+    });
+}
+
+fn finish_thinking(
+    thinking: Option<ResMut<Thinking>>,
+    mut hint: ResMut<Hint>,
+    m: Res<Match>,
+    mut moves: MessageWriter<MoveRequested>,
+    mut actions: MessageWriter<TableAction>,
+    mut news: MessageWriter<News>,
+    mut commands: Commands,
+) {
+    let Some(mut thinking) = thinking else { return };
+    let Some(decision) = check_ready(&mut thinking.task) else {
+        return;
+    };
+    commands.remove_resource::<Thinking>();
+    match decision {
+        Decision::Play(mv) => {
+            moves.write(MoveRequested(mv));
+        }
+        Decision::ClaimDraw => {
+            actions.write(TableAction::ClaimDraw);
+        }
+        Decision::Hint(mv) => {
+            hint.0 = Some((*m.game.position(), mv));
+            news.write(News::Hint(mv));
+        }
+        Decision::Draw(true) => {
+            actions.write(TableAction::AcceptDraw);
+        }
+        Decision::Draw(false) => {
+            actions.write(TableAction::DeclineDraw);
+        }
+        Decision::Nothing => {}
+    }
+}

@@ -1,0 +1,55 @@
+//! How the panels look and share the window: egui layout ([`PanelSpace`], [`PanelSet`]), the
+//! side panel, dialogs and the way between screens, colours and texts, and the widgets several
+//! features use (players, the rules form, the move list, a setup's preview). Each feature's own
+//! panels live in its folder's `ui/`; they take their room from [`PanelSpace`], and the board's
+//! picture gets what is left.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+pub mod moves;
+pub mod players;
+pub mod preview;
+pub mod rules_form;
+mod widgets;
+pub use widgets::*;
+
+/// The part of the window (logical points) not yet taken by a panel this frame.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct PanelSpace {
+    pub free: egui::Rect,
+}
+
+/// The order of the panels in a frame: the side panel takes the full height, the status bar
+/// the bottom of what is left, then the board gets the rest and the overlays go on top.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub enum PanelSet {
+    Begin,
+    Side,
+    Bottom,
+    Viewport,
+    Overlays,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.insert_resource(PanelSpace {
+        free: egui::Rect::NOTHING,
+    })
+    .configure_sets(
+        EguiPrimaryContextPass,
+        (
+            PanelSet::Begin,
+            PanelSet::Side,
+            PanelSet::Bottom,
+            PanelSet::Viewport,
+            PanelSet::Overlays,
+        )
+            .chain(),
+    )
+    .add_systems(EguiPrimaryContextPass, begin.in_set(PanelSet::Begin));
+}
+
+fn begin(mut contexts: EguiContexts, mut space: ResMut<PanelSpace>) -> Result {
+    space.free = contexts.ctx_mut()?.viewport_rect();
+    Ok(())
+}
