@@ -3,8 +3,10 @@
 //! feature that animates asks for the next frame at once ([`NextFrame::now`]) while it moves; a
 //! feature that waits for a time asks for a frame by then ([`NextFrame::within`]: a clock's
 //! shown second, a settings file's delayed save); work on another thread wakes the loop when it
-//! ends ([`Waker`]: the computer's move is shown the moment it is found). A leaf: features
-//! write here, and the view turns it into Bevy's reactive update mode (`stage::rest`).
+//! ends ([`Waker`]: the computer's move is shown the moment it is found); and a message or a
+//! change of state made in one frame gets the next frame, where it is acted on ([`wake_on`],
+//! [`wake_on_transition`]). A leaf: features write here, and the view turns it into Bevy's
+//! reactive update mode (`stage::rest`).
 //! Headless, nobody reads it.
 
 use bevy::prelude::*;
@@ -55,6 +57,32 @@ impl Waker {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<NextFrame>().init_resource::<Waker>();
+}
+
+/// One more frame after any frame that wrote an `M`: whoever reads it next frame (a system of an
+/// earlier set, or the panels' messages, written after the game's systems ran) gets that
+/// frame. Each feature registers its own messages.
+pub fn wake_on<M: Message>(app: &mut App) {
+    app.add_systems(Last, keep_awake_on::<M>);
+}
+
+fn keep_awake_on<M: Message>(mut written: MessageReader<M>, mut next: ResMut<NextFrame>) {
+    if written.read().count() > 0 {
+        next.now();
+    }
+}
+
+/// One more frame while a change of the state `S` waits: transitions are made at the start of
+/// the next frame.
+pub fn wake_on_transition<S: bevy::state::state::FreelyMutableState>(app: &mut App) {
+    app.add_systems(
+        Last,
+        |pending: Option<Res<NextState<S>>>, mut next: ResMut<NextFrame>| {
+            if pending.is_some_and(|p| !matches!(*p, NextState::Unchanged)) {
+                next.now();
+            }
+        },
+    );
 }
 
 #[cfg(test)]

@@ -26,4 +26,5 @@ pub(super) fn plugin(app: &mut App) {
         app.add_plugins(bevy::state::app::StatesPlugin);
     }
     app.init_state::<Screen>();
+    crate::frames::wake_on_transition::<Screen>(app);
 }

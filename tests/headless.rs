@@ -609,6 +609,7 @@ fn frames_are_asked_for_while_something_moves_and_not_at_rest() {
     assert_eq!(app.world().resource::<Show>().phase, Phase::Idle);
     // At rest again, with a selection and the last move tinted: nothing asked for.
     send(&mut app, SquareClicked(sq("e1")));
+    wants_frames_now(&mut app);
     app.update();
     assert!(!wants_frames_now(&mut app));
 }

@@ -52,6 +52,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (start, finish).chain().in_set(crate::GameSet::Logic),
         );
+    crate::frames::wake_on::<CheckFairness>(app);
 }
 
 fn start(

@@ -263,6 +263,7 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_systems(OnExit(Screen::Editor), back_to_the_game);
     fairness::plugin(app);
+    crate::frames::wake_on::<Edit>(app);
 }
 
 /// A click places the brush's piece, picks a piece up, or puts the picked piece down.

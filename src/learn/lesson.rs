@@ -102,6 +102,8 @@ pub(super) fn plugin(app: &mut App) {
                 .after(crate::table::Flow)
                 .in_set(crate::GameSet::Logic),
         );
+    crate::frames::wake_on::<StartLesson>(app);
+    crate::frames::wake_on::<LessonAction>(app);
 }
 
 /// The game a lesson starts from: the player against the lesson's defender.

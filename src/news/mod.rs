@@ -169,6 +169,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<StatusLine>()
         .init_resource::<Notices>()
         .add_systems(Update, keep_latest.after(crate::GameSet::Logic));
+    crate::frames::wake_on::<News>(app);
 }
 
 fn keep_latest(

@@ -98,6 +98,7 @@ pub(super) fn plugin(app: &mut App) {
                 .before(crate::table::Flow),
         )
         .add_systems(OnExit(Screen::Replay), stop_analysis);
+    crate::frames::wake_on::<Step>(app);
 }
 
 /// The first `n` moves of `game`, as a game.

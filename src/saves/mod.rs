@@ -200,6 +200,9 @@ pub(super) fn plugin(app: &mut App) {
                 .run_if(crate::table::has_match)
                 .after(crate::GameSet::Logic),
         );
+    crate::frames::wake_on::<SaveAs>(app);
+    crate::frames::wake_on::<DeleteSave>(app);
+    crate::frames::wake_on::<RefreshSaves>(app);
 }
 
 fn refresh_at_start(

@@ -119,6 +119,7 @@ fn fit(
     mut camera: Query<&mut RenderTarget, With<BoardCamera>>,
     mut picture: Query<(&mut Transform, &MeshMaterial3d<LowMaterial>), With<Picture>>,
     window: Query<&Window, With<PrimaryWindow>>,
+    mut frames: ResMut<crate::frames::NextFrame>,
 ) {
     let Ok(window) = window.single() else {
         return;
@@ -141,6 +142,10 @@ fn fit(
     let resized = images
         .get(&board.handle)
         .is_none_or(|image| image.size() != size);
+    if resized || shown.0 != room {
+        // The camera, the picture and what lies over them settle over the next frames.
+        frames.now();
+    }
     if resized {
         // A new image rather than a resized one: the camera then sees a new target at once.
         board.handle = images.add(target_image(size));

@@ -85,6 +85,7 @@ pub(super) fn plugin(app: &mut App) {
                 .chain()
                 .in_set(crate::GameSet::View),
         );
+    crate::frames::wake_on::<CameraAction>(app);
 }
 
 fn spawn_camera(
@@ -222,7 +223,11 @@ fn place_camera(
         shake.trauma = (shake.trauma - dt * 1.8).max(0.0);
     }
     for mut tf in &mut cameras {
-        *tf = placed;
+        if *tf != placed {
+            *tf = placed;
+            // What is laid over the board (letters, turn buttons) follows next frame.
+            frames.now();
+        }
     }
 }
 

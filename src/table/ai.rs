@@ -87,6 +87,7 @@ pub(super) fn plugin(app: &mut App) {
                 .in_set(crate::GameSet::Logic)
                 .after(crate::table::Flow),
         );
+    crate::frames::wake_on::<HintRequested>(app);
 }
 
 /// A new game, a take-back or the end of the game makes a running search pointless.

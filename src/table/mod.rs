@@ -85,6 +85,16 @@ pub(super) fn plugin(app: &mut App) {
     laser_preview::plugin(app);
     cues::plugin(app);
     pieces::plugin(app);
+    // What is asked in one frame is acted on in the next, which is drawn.
+    crate::frames::wake_on::<MoveRequested>(app);
+    crate::frames::wake_on::<NewGameRequested>(app);
+    crate::frames::wake_on::<TableAction>(app);
+    crate::frames::wake_on::<Watch>(app);
+    crate::frames::wake_on::<OpenSaveDialog>(app);
+    crate::frames::wake_on::<MoveApplied>(app);
+    crate::frames::wake_on::<GameEnded>(app);
+    crate::frames::wake_on::<Undone>(app);
+    crate::frames::wake_on_transition::<OnTable>(app);
 }
 
 /// The table is never empty: a hotseat game of Classic to begin with.

@@ -103,6 +103,9 @@ pub(super) fn plugin(app: &mut App) {
                 .in_set(crate::GameSet::Logic)
                 .before(crate::table::Flow),
         );
+    crate::frames::wake_on::<SquareClicked>(app);
+    crate::frames::wake_on::<RotateSelected>(app);
+    crate::frames::wake_on::<SelectionAction>(app);
 }
 
 /// A new game or a take-back drops the selection.

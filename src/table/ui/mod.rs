@@ -33,6 +33,7 @@ pub struct TableUiPlugin;
 
 impl Plugin for TableUiPlugin {
     fn build(&self, app: &mut App) {
+        crate::frames::wake_on_transition::<SideTab>(app);
         app.add_sub_state::<SideTab>().add_systems(
             EguiPrimaryContextPass,
             // What belongs to the match's board stays off the editor's board.
