@@ -190,11 +190,12 @@ fn run(
             }
             auto.plan = find_plan(game.game.position());
             screenshot(&mut auto, "01-initial", &[], &mut commands);
-            // The pointer rests over the side panel first, so that egui last saw it there.
+            // The pointer rests on a button of the side panel first (Hint), so that egui last
+            // saw it over one of its widgets.
             if let Some((window, _)) = windows.iter().next() {
                 window_events.write(WindowEvent::CursorMoved(CursorMoved {
                     window,
-                    position: Vec2::new(120.0, 400.0),
+                    position: Vec2::new(96.0, 190.0),
                     delta: None,
                 }));
             }
