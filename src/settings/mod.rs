@@ -25,7 +25,7 @@ pub enum Palette {
 }
 
 /// Graphics quality. `Auto` is Low on a software renderer (llvmpipe and the like) and High on a
-/// graphics card; see `view::quality` for what each preset turns on.
+/// graphics card; see `stage::quality` for what each preset turns on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Quality {
     #[default]

@@ -1,7 +1,7 @@
 //! What happens on the table, moment by moment, for the eyes and ears: the laser fires, its
 //! front turns at a mirror, stops on a shield or the wall, strikes a piece, lands; a moved
 //! piece comes to rest. Derived each frame from the [`Show`]'s beam front, so the beam's
-//! effects (`view::effects`) and its sounds (`sound`) follow the same timeline and neither
+//! effects (`stage::effects`) and its sounds (`sound`) follow the same timeline and neither
 //! knows the rules: everything comes from the engine's traced shot.
 //!
 //! A lit Pharaoh also gets a [`PharaohMoment`]: a short pause of its own before the game-over

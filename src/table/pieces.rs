@@ -287,7 +287,7 @@ fn animate_dying(
     let dt = super::animation_dt(&time, &settings, &show);
     for (e, mut tf, mut d) in &mut q {
         d.elapsed += dt;
-        // A quick swell, then the model collapses into the shards `view::effects` throws.
+        // A quick swell, then the model collapses into the shards `stage::effects` throws.
         let t = (d.elapsed / DYING_SECONDS).min(1.0);
         let k = if t < 0.06 {
             1.0 + t
