@@ -2,7 +2,8 @@
 //! input, a window event, the time a feature asked for ([`NextFrame`]) or a wake-up from
 //! another thread ([`Waker`]); while something moves, every frame is drawn as before. On a
 //! software renderer a frame costs two cores for 50 ms, so a board that redrew continuously
-//! while the player thought kept the machine busy (148 % CPU measured); at rest it draws
+//! while the player thought kept the machine busy (139 % of a core, release, measured by
+//! `.ci/idle-cpu`); at rest it draws
 //! nothing.
 //!
 //! egui asks for a frame whenever it has input, and `bevy_egui` 0.42 gives it one every frame:
