@@ -3,8 +3,7 @@
 //! another thread ([`Waker`]); while something moves, every frame is drawn as before. On a
 //! software renderer a frame costs two cores for 50 ms, so a board that redrew continuously
 //! while the player thought kept the machine busy (139 % of a core, release, measured by
-//! `.ci/idle-cpu`); at rest it draws
-//! nothing.
+//! `.ci/idle-cpu`); at rest it draws nothing.
 //!
 //! egui asks for a frame whenever it has input, and `bevy_egui` 0.42 gives it one every frame:
 //! the keyboard's modifiers, changed or not. That alone kept the loop awake; the unchanged
