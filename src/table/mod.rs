@@ -91,9 +91,6 @@ pub(super) fn plugin(app: &mut App) {
     crate::frames::wake_on::<TableAction>(app);
     crate::frames::wake_on::<Watch>(app);
     crate::frames::wake_on::<OpenSaveDialog>(app);
-    crate::frames::wake_on::<MoveApplied>(app);
-    crate::frames::wake_on::<GameEnded>(app);
-    crate::frames::wake_on::<Undone>(app);
     crate::frames::wake_on_transition::<OnTable>(app);
 }
 
