@@ -16,6 +16,7 @@
 use bevy::prelude::*;
 
 pub mod board;
+pub mod built_in;
 #[cfg(feature = "dev")]
 pub mod dev;
 pub mod editor;

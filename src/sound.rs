@@ -3,12 +3,13 @@
 //! moved piece comes to rest. They follow the table's [`Cue`]s, so they keep time with what is
 //! drawn.
 //!
-//! The clips are WAV files in `assets/sounds/` (made by `make_sounds.py` there), loaded through
-//! the asset server; a missing or broken one is reported once with its path and that sound is
-//! left out. Playing goes through `khet-audio`, which loads ALSA at run time: building needs no
+//! The clips are WAV files in `assets/sounds/` (made by `make_sounds.py` there), built into the
+//! program ([`crate::built_in`]) and loaded through the asset server; a missing or broken one
+//! (read from `$KHET_ASSETS`) is reported once with its path and that sound is left out. Playing goes through `khet-audio`, which loads ALSA at run time: building needs no
 //! system package, and without a sound device the game plays on silently and says why once.
 //! Volume and mute are settings; M mutes and unmutes (`settings::ui`).
 
+use crate::built_in::AssetOrigin;
 use crate::news::News;
 use crate::settings::Settings;
 use crate::table::cues::Cue;
@@ -25,6 +26,9 @@ pub struct SoundPlugin {
 
 impl Plugin for SoundPlugin {
     fn build(&self, app: &mut App) {
+        for sfx in Sfx::ALL {
+            crate::built_in::embed(app, sfx.path(), sfx.bytes());
+        }
         app.init_asset::<SoundClip>()
             .register_asset_loader(WavLoader)
             .insert_resource(Audio {
@@ -97,6 +101,19 @@ impl Sfx {
         }
     }
 
+    /// The file's bytes, built into the program.
+    fn bytes(self) -> &'static [u8] {
+        match self {
+            Sfx::Hum => include_bytes!("../assets/sounds/hum.wav"),
+            Sfx::Zap => include_bytes!("../assets/sounds/zap.wav"),
+            Sfx::Ping => include_bytes!("../assets/sounds/ping.wav"),
+            Sfx::Fizz => include_bytes!("../assets/sounds/fizz.wav"),
+            Sfx::Shatter => include_bytes!("../assets/sounds/shatter.wav"),
+            Sfx::Pharaoh => include_bytes!("../assets/sounds/pharaoh.wav"),
+            Sfx::Click => include_bytes!("../assets/sounds/click.wav"),
+        }
+    }
+
     /// How loud it is against the others.
     fn gain(self) -> f32 {
         match self {
@@ -161,11 +178,12 @@ impl Audio {
 #[derive(Resource)]
 pub struct Sounds(Vec<(Sfx, Handle<SoundClip>)>);
 
-fn load_sounds(server: Res<AssetServer>, mut commands: Commands) {
+fn load_sounds(server: Res<AssetServer>, origin: Res<AssetOrigin>, mut commands: Commands) {
+    info!("sounds: {}", origin.describe("sounds/"));
     commands.insert_resource(Sounds(
         Sfx::ALL
             .iter()
-            .map(|s| (*s, server.load(s.path())))
+            .map(|s| (*s, server.load(origin.asset_path(s.path()))))
             .collect(),
     ));
 }
@@ -175,15 +193,19 @@ fn tell_failures(
     mut failed: MessageReader<UntypedAssetLoadFailedEvent>,
     mut audio: ResMut<Audio>,
     mut news: MessageWriter<News>,
+    origin: Res<AssetOrigin>,
 ) {
     for f in failed.read() {
         let path = f.path.to_string();
-        if !Sfx::ALL.iter().any(|s| s.path() == path) {
+        let Some(sfx) = Sfx::ALL
+            .into_iter()
+            .find(|s| origin.asset_path(s.path()) == path)
+        else {
             continue;
-        }
+        };
         let text = format!(
-            "Sound file assets/{}: {}; playing without it.",
-            f.path,
+            "Sound file {}: {}; playing without it.",
+            origin.describe(sfx.path()),
             crate::news::first_line(&f.error.to_string())
         );
         warn!("{text}");

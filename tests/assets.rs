@@ -1,12 +1,14 @@
 //! The asset files, headless: every file the game refers to is there and reads (the model file
-//! through Bevy's own glTF loader, every sound through the decoder the game uses); a missing or
-//! corrupted model file, or a broken sound, is reported once with its path and the game falls
-//! back to its built-in shapes (or leaves that sound out) without a panic. And the sound cues:
-//! a shot's reflections, hits and landing reach the mixer.
+//! through Bevy's own glTF loader, every sound through the decoder the game uses), and the
+//! program has its own copies, so it needs no `assets/` folder; read from a folder
+//! (`$KHET_ASSETS`), a missing or corrupted model file, or a broken sound, is reported once with
+//! its path and the game falls back to its built-in shapes (or leaves that sound out) without a
+//! panic. And the sound cues: a shot's reflections, hits and landing reach the mixer.
 
 use bevy::asset::AssetPlugin;
 use bevy::prelude::*;
 use khet::CorePlugin;
+use khet::built_in::AssetOrigin;
 use khet::news::News;
 use khet::settings::Settings;
 use khet::sound::{Audio, Sfx, SoundPlugin};
@@ -37,8 +39,17 @@ fn copy_of_assets(name: &str) -> PathBuf {
     d
 }
 
-/// The headless app with the asset server reading `assets`, the models and the sounds.
+/// The headless app with the asset server reading `assets`, the models and the sounds, which
+/// come from that folder.
 fn app(assets: &Path) -> App {
+    let mut app = app_with(assets);
+    app.insert_resource(AssetOrigin::Folder(assets.to_path_buf()));
+    app
+}
+
+/// The headless app with the asset server reading `assets`, the models and the sounds, which
+/// come from the program itself.
+fn app_with(assets: &Path) -> App {
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
@@ -151,6 +162,46 @@ fn every_asset_the_game_refers_to_is_there_and_reads() {
         26,
         "every piece of Classic has a model"
     );
+}
+
+#[test]
+fn the_models_and_sounds_come_from_the_program_itself() {
+    // An asset folder with nothing in it, as for a copied or installed program.
+    let empty = std::env::temp_dir().join(format!("khet-assets-none-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&empty);
+    std::fs::create_dir_all(&empty).unwrap();
+    let mut app = app_with(&empty);
+    let mut news = settle(&mut app);
+    assert!(
+        matches!(app.world().resource::<ModelSource>(), ModelSource::File),
+        "{:?}",
+        app.world().resource::<ModelSource>()
+    );
+    assert!(app.world().resource::<Models>().from_file());
+    // The sounds load on the asset server's own threads: wait for all (at most 5 s).
+    let clips = |app: &App| {
+        app.world()
+            .resource::<Assets<khet::sound::SoundClip>>()
+            .len()
+    };
+    for _ in 0..1000 {
+        if clips(&app) == Sfx::ALL.len() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        app.update();
+        news.extend(drain_news(&mut app));
+    }
+    assert_eq!(clips(&app), Sfx::ALL.len(), "news: {news:?}");
+    assert!(
+        !news
+            .iter()
+            .any(|n| n.contains("Model file") || n.contains("Sound file")),
+        "no fallback: {news:?}"
+    );
+    assert!(app.world().resource::<Failures>().0.is_empty());
+    assert_eq!(piece_models(&mut app), 26);
+    let _ = std::fs::remove_dir_all(&empty);
 }
 
 #[test]

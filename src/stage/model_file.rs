@@ -1,5 +1,6 @@
 //! The modelled pieces and board from `assets/models/pieces.glb` (made by `make_models.py`
-//! beside it, with Blender), loaded through the asset server.
+//! beside it, with Blender), built into the program ([`crate::built_in`]) and loaded through the
+//! asset server.
 //!
 //! Fault tolerant: until the file has loaded, and for good if it is missing or broken, the
 //! pieces keep their built-in procedural shapes ([`super::models`]); the problem is reported
@@ -12,6 +13,7 @@
 //! (`mirror`, `glass`, `gold`, `lens`, `stone`) are used as they are.
 
 use super::models::{ModelSet, Models, Role};
+use crate::built_in::AssetOrigin;
 use crate::news::News;
 use crate::table::pieces::BoardPiece;
 use bevy::asset::LoadState;
@@ -54,13 +56,25 @@ pub enum ModelSource {
 pub struct BoardSlab;
 
 pub(super) fn plugin(app: &mut App) {
+    crate::built_in::embed(
+        app,
+        MODEL_FILE,
+        include_bytes!("../../assets/models/pieces.glb"),
+    );
     app.add_systems(Startup, start_loading)
         .add_systems(Update, adopt.in_set(crate::GameSet::View));
 }
 
-fn start_loading(server: Option<Res<AssetServer>>, mut commands: Commands) {
+fn start_loading(
+    server: Option<Res<AssetServer>>,
+    origin: Res<AssetOrigin>,
+    mut commands: Commands,
+) {
     let source = match server {
-        Some(server) => ModelSource::Loading(server.load(MODEL_FILE)),
+        Some(server) => {
+            info!("models: {}", origin.describe(MODEL_FILE));
+            ModelSource::Loading(server.load(origin.asset_path(MODEL_FILE)))
+        }
         None => ModelSource::BuiltIn("no asset server".into()),
     };
     commands.insert_resource(source);
@@ -80,6 +94,7 @@ fn adopt(
     mut pieces: Query<&mut BoardPiece>,
     mut news: MessageWriter<News>,
     mut frames: ResMut<crate::frames::NextFrame>,
+    origin: Res<AssetOrigin>,
 ) {
     let ModelSource::Loading(handle) = &*source else {
         return;
@@ -101,7 +116,8 @@ fn adopt(
     let (set, finishes, missing) = match outcome {
         Ok(read) => read,
         Err(why) => {
-            let text = format!("Model file assets/{MODEL_FILE}: {why}; using the built-in shapes.");
+            let file = origin.describe(MODEL_FILE);
+            let text = format!("Model file {file}: {why}; using the built-in shapes.");
             warn!("{text}");
             news.write(News::Asset(text));
             *source = ModelSource::BuiltIn(why);
@@ -110,7 +126,8 @@ fn adopt(
     };
     if !missing.is_empty() {
         let text = format!(
-            "Model file assets/{MODEL_FILE} lacks {}; using the built-in shapes for those.",
+            "Model file {} lacks {}; using the built-in shapes for those.",
+            origin.describe(MODEL_FILE),
             missing.join(", ")
         );
         warn!("{text}");
