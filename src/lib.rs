@@ -17,6 +17,7 @@ use bevy::prelude::*;
 
 pub mod board;
 pub mod built_in;
+pub mod desktop;
 #[cfg(feature = "dev")]
 pub mod dev;
 pub mod editor;

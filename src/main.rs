@@ -1,42 +1,74 @@
-//! Khet in 3D. `cargo run --release` opens the game.
+//! Khet in 3D. `cargo run --release` opens the game; `khet --help` says what it takes.
 //!
 //! Built with the `dev` feature (as `cargo test` builds it), `khet --autoplay DIR` plays a
 //! scripted tour and saves screenshots into DIR (the end-to-end test), and `khet --bench-frames`
-//! measures CPU frame times of a scripted game in the headless app.
+//! measures CPU frame times of a scripted game in the headless app. Neither is in the player's
+//! help.
 
+use bevy::asset::AssetPlugin;
 use bevy::prelude::*;
+use clap::Parser;
+use khet::built_in::AssetOrigin;
 use khet::{CorePlugin, ViewPlugin};
 
+/// Where the game keeps its files, and what changes them: the help's last part.
+const FILES: &str = "\
+Files:
+  settings         ~/.config/khet/settings.ron, or $KHET_CONFIG/settings.ron
+  saved games      ~/.local/share/khet/games/, or $KHET_DATA/games/
+  lesson progress  ~/.local/share/khet/progress.ron, or $KHET_DATA/progress.ron
+  your setups      ~/.config/khet/setups/, or $KHET_SETUPS
+  (on Linux; elsewhere the platform's own config and data folders)
+
+Environment:
+  KHET_ASSETS         read the models and sounds from this folder, not the built-in copies
+  KHET_SOUND_DEVICE   the ALSA device to play on (default: \"default\")";
+
+/// Khet, the laser game, in 3D: both editions, against a friend at the table or the computer.
+#[derive(Parser, Debug)]
+#[command(name = "khet", version, after_help = FILES)]
+struct Args {
+    /// Plays the scripted tour and saves its screenshots into DIR.
+    #[cfg(feature = "dev")]
+    #[arg(long, value_name = "DIR", hide = true)]
+    autoplay: Option<std::path::PathBuf>,
+    /// Measures CPU frame times of a scripted game in the headless app.
+    #[cfg(feature = "dev")]
+    #[arg(long, hide = true)]
+    bench_frames: bool,
+}
+
 fn main() -> AppExit {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        None => game_app(None).run(),
-        #[cfg(feature = "dev")]
-        Some("--bench-frames") => {
-            khet::dev::bench::bench_frames();
-            AppExit::Success
-        }
-        #[cfg(feature = "dev")]
-        Some("--autoplay") => {
-            let Some(dir) = args.get(1) else {
-                eprintln!("error: --autoplay needs a folder for the screenshots");
-                return AppExit::error();
+    let args = match Args::try_parse() {
+        Ok(args) => args,
+        Err(e) => {
+            // Help and version go to standard output and succeed; a mistake fails.
+            let _ = e.print();
+            return match e.exit_code() {
+                0 => AppExit::Success,
+                code => AppExit::from_code(u8::try_from(code).unwrap_or(2)),
             };
-            if let Err(e) = std::fs::create_dir_all(dir) {
-                eprintln!("error: cannot create {dir}: {e}");
+        }
+    };
+    #[cfg(feature = "dev")]
+    {
+        if args.bench_frames {
+            khet::dev::bench::bench_frames();
+            return AppExit::Success;
+        }
+        if let Some(dir) = args.autoplay {
+            if let Err(e) = std::fs::create_dir_all(&dir) {
+                eprintln!("error: cannot create {}: {e}", dir.display());
                 return AppExit::error();
             }
             // The script's games and settings stay in its folder, away from the player's.
-            let dir = std::path::PathBuf::from(dir);
             let mut app = game_app(Some(&dir));
             app.add_plugins(khet::dev::AutoplayPlugin(dir));
-            app.run()
-        }
-        Some(other) => {
-            eprintln!("error: unknown argument '{other}' (the game takes none)");
-            AppExit::error()
+            return app.run();
         }
     }
+    let _ = args;
+    game_app(None).run()
 }
 
 /// The game's app; its settings and saved games live under `folder` if given, else in the
@@ -64,17 +96,25 @@ fn game_app(folder: Option<&std::path::Path>) -> App {
     if let Some(s) = saves {
         app.insert_resource(s);
     }
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window {
-            title: "Khet — the laser game".into(),
-            resolution: (1280, 800).into(),
-            ..default()
-        }),
-        ..default()
-    }))
+    // The models and sounds are built in; `$KHET_ASSETS` reads them from a folder instead.
+    let origin = AssetOrigin::from_env();
+    let mut assets = AssetPlugin::default();
+    if let AssetOrigin::Folder(dir) = &origin {
+        assets.file_path = dir.display().to_string();
+    }
+    app.insert_resource(origin);
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(khet::desktop::window()),
+                ..default()
+            })
+            .set(assets),
+    )
     .add_plugins((
         CorePlugin,
         ViewPlugin,
+        khet::desktop::DesktopPlugin,
         khet::sound::SoundPlugin { device: true },
     ));
     // Each render pass's time on the GPU (or llvmpipe) in the log every second: how the

@@ -1,0 +1,9 @@
+#!/bin/sh
+# Renders the icon at every size the desktop asks for (hicolor theme: 16 to 512 pixels) from
+# khet.svg. Needs rsvg-convert (Debian: librsvg2-bin). The PNGs are committed: building and
+# packaging the game do not run this.
+set -eu
+cd "$(dirname "$0")"
+for size in 16 24 32 48 64 128 256 512; do
+    rsvg-convert --width "$size" --height "$size" khet.svg --output "$size.png"
+done

@@ -1,0 +1,89 @@
+//! How the game shows itself to the desktop: the window's title, its application id, and its
+//! icon.
+//!
+//! The id is the name of the `.desktop` entry, the icon and the AppStream metainfo the package
+//! installs (`packaging/`). The window carries it as its Wayland app id and its X11 class, so
+//! the desktop matches the window to the entry: the entry's icon in the dock and the task
+//! switcher, and one group for the game's windows.
+//!
+//! Wayland compositors take the icon from the entry. X11 takes it from the window itself, so the
+//! 128 px icon is built into the program and set on the window when it appears (Bevy has no
+//! setting for it; winit does).
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy::winit::WINIT_WINDOWS;
+
+/// The application id, in reverse-DNS form as AppStream asks.
+pub const APP_ID: &str = "io.github.khet_game.Khet";
+
+/// The window's title.
+pub const TITLE: &str = "Khet — the laser game";
+
+/// The icon (made by `assets/icon/make_icons.sh` from `khet.svg` beside it).
+const ICON_PNG: &[u8] = include_bytes!("../assets/icon/128.png");
+
+/// The game's main window: title, id, size.
+pub fn window() -> Window {
+    Window {
+        title: TITLE.into(),
+        name: Some(APP_ID.into()),
+        resolution: (1280, 800).into(),
+        ..default()
+    }
+}
+
+/// Sets the window's icon once the window exists.
+pub struct DesktopPlugin;
+
+impl Plugin for DesktopPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Update, set_icon.run_if(not(resource_exists::<IconSet>)));
+    }
+}
+
+/// The icon is on the window (or cannot be: said once in the log).
+#[derive(Resource)]
+struct IconSet;
+
+/// Runs on the main thread (the `NonSendMarker`), where winit's windows live.
+fn set_icon(
+    window: Query<Entity, With<PrimaryWindow>>,
+    _main_thread: bevy::ecs::system::NonSendMarker,
+    mut commands: Commands,
+) {
+    let Ok(entity) = window.single() else { return };
+    let placed = WINIT_WINDOWS.with_borrow(|windows| {
+        let w = windows.get_window(entity)?;
+        Some(icon().map(|icon| w.set_window_icon(Some(icon))))
+    });
+    match placed {
+        // The window is not made yet.
+        None => return,
+        Some(Err(why)) => warn!("the window's icon: {why}"),
+        Some(Ok(())) => {}
+    }
+    commands.insert_resource(IconSet);
+}
+
+/// The built-in icon, decoded.
+fn icon() -> Result<winit::window::Icon, String> {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
+    let image = Image::from_buffer(
+        ICON_PNG,
+        ImageType::Extension("png"),
+        CompressedImageFormats::NONE,
+        true,
+        ImageSampler::Default,
+        RenderAssetUsages::MAIN_WORLD,
+    )
+    .map_err(|e| e.to_string())?;
+    let (width, height) = (image.width(), image.height());
+    let rgba = image
+        .try_into_dynamic()
+        .map_err(|e| e.to_string())?
+        .to_rgba8()
+        .into_raw();
+    winit::window::Icon::from_rgba(rgba, width, height).map_err(|e| e.to_string())
+}
