@@ -7,96 +7,11 @@
 //! Needs `xvfb-run` and `mesa-vulkan-drivers` (`.ci/run` installs them). Set `KHET_SKIP_E2E=1`
 //! to skip it on a machine without them; it fails, rather than passes silently, otherwise.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::picture::{Image, Sidecar};
+use std::path::PathBuf;
 use std::process::Command;
-
-struct Image {
-    width: usize,
-    height: usize,
-    rgb: Vec<[u8; 3]>,
-}
-
-impl Image {
-    fn load(path: &Path) -> Image {
-        let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let mut reader = png::Decoder::new(std::io::BufReader::new(file))
-            .read_info()
-            .expect("a PNG");
-        let mut buf = vec![0; reader.output_buffer_size().expect("a frame size")];
-        let info = reader.next_frame(&mut buf).expect("a frame");
-        let channels = info.color_type.samples();
-        let (width, height) = (info.width as usize, info.height as usize);
-        let mut rgb = Vec::with_capacity(width * height);
-        for y in 0..height {
-            let row = &buf[y * info.line_size..];
-            for x in 0..width {
-                let p = &row[x * channels..];
-                rgb.push([p[0], p[1], p[2]]);
-            }
-        }
-        Image { width, height, rgb }
-    }
-
-    fn at(&self, x: i64, y: i64) -> Option<[u8; 3]> {
-        if x < 0 || y < 0 || x as usize >= self.width || y as usize >= self.height {
-            return None;
-        }
-        Some(self.rgb[y as usize * self.width + x as usize])
-    }
-
-    /// Whether some pixel within `r` of (x, y) passes `test`.
-    /// How many pixels within `r` of a point pass `test`.
-    fn count_near(&self, (x, y): (f32, f32), r: i64, test: impl Fn([u8; 3]) -> bool) -> usize {
-        let (x, y) = (x.round() as i64, y.round() as i64);
-        (-r..=r)
-            .flat_map(|dy| (-r..=r).map(move |dx| (dx, dy)))
-            .filter(|&(dx, dy)| self.at(x + dx, y + dy).is_some_and(&test))
-            .count()
-    }
-
-    fn any_near(&self, (x, y): (f32, f32), r: i64, test: impl Fn([u8; 3]) -> bool) -> bool {
-        let (x, y) = (x.round() as i64, y.round() as i64);
-        (-r..=r).any(|dy| (-r..=r).any(|dx| self.at(x + dx, y + dy).is_some_and(&test)))
-    }
-}
-
-/// The text file beside a screenshot: where squares are on screen, and what was shown.
-struct Sidecar {
-    square: HashMap<String, (f32, f32)>,
-    tile: HashMap<String, (f32, f32)>,
-    lines: HashMap<String, String>,
-}
-
-impl Sidecar {
-    fn load(path: &Path) -> Sidecar {
-        let text =
-            std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let mut s = Sidecar {
-            square: HashMap::new(),
-            tile: HashMap::new(),
-            lines: HashMap::new(),
-        };
-        for line in text.lines() {
-            let parts: Vec<&str> = line.split_whitespace().collect();
-            match parts.as_slice() {
-                ["square", sq, x, y] => {
-                    s.square
-                        .insert(sq.to_string(), (x.parse().unwrap(), y.parse().unwrap()));
-                }
-                ["tile", sq, x, y] => {
-                    s.tile
-                        .insert(sq.to_string(), (x.parse().unwrap(), y.parse().unwrap()));
-                }
-                [key, rest @ ..] => {
-                    s.lines.insert(key.to_string(), rest.join(" "));
-                }
-                [] => {}
-            }
-        }
-        s
-    }
-}
 
 /// A lit Pharaoh glows white-hot over most of its square: at least this many of the 625 pixels
 /// within 12 of its centre (a highlight on polished metal covers a few dozen at most).

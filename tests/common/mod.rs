@@ -3,6 +3,8 @@
 //! news and the match back. Each test file takes what it needs.
 #![allow(dead_code)]
 
+pub mod picture;
+
 use bevy::prelude::*;
 use khet::CorePlugin;
 use khet::news::{News, StatusLine};
