@@ -51,14 +51,15 @@ impl AssetOrigin {
     }
 }
 
-/// Puts the bytes of `file` (relative to `assets/`) into the embedded asset source, once the
-/// asset server is there (a `PreStartup` system: the loads happen at `Startup`), and makes sure
-/// the app has an [`AssetOrigin`].
-pub fn embed(app: &mut App, file: &'static str, bytes: &'static [u8]) {
+/// Puts each `(file, bytes)` (the file relative to `assets/`) into the embedded asset source,
+/// once the asset server is there (a `PreStartup` system: the loads happen at `Startup`), and
+/// makes sure the app has an [`AssetOrigin`].
+pub fn embed(app: &mut App, files: Vec<(&'static str, &'static [u8])>) {
     app.init_resource::<AssetOrigin>().add_systems(
         PreStartup,
         move |registry: Option<Res<EmbeddedAssetRegistry>>| {
-            if let Some(registry) = registry {
+            let Some(registry) = registry else { return };
+            for &(file, bytes) in &files {
                 let full_path = Path::new(env!("CARGO_MANIFEST_DIR"))
                     .join("assets")
                     .join(file);

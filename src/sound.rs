@@ -26,9 +26,7 @@ pub struct SoundPlugin {
 
 impl Plugin for SoundPlugin {
     fn build(&self, app: &mut App) {
-        for sfx in Sfx::ALL {
-            crate::built_in::embed(app, sfx.path(), sfx.bytes());
-        }
+        crate::built_in::embed(app, Sfx::ALL.map(|s| (s.path(), s.bytes())).to_vec());
         app.init_asset::<SoundClip>()
             .register_asset_loader(WavLoader)
             .insert_resource(Audio {

@@ -58,8 +58,7 @@ pub struct BoardSlab;
 pub(super) fn plugin(app: &mut App) {
     crate::built_in::embed(
         app,
-        MODEL_FILE,
-        include_bytes!("../../assets/models/pieces.glb"),
+        vec![(MODEL_FILE, include_bytes!("../../assets/models/pieces.glb"))],
     );
     app.add_systems(Startup, start_loading)
         .add_systems(Update, adopt.in_set(crate::GameSet::View));
