@@ -23,6 +23,9 @@ pub enum WinReason {
     NoLegalMoves,
     /// The loser's clock ran out (the rule books have no clock; a game with one ends so).
     Time,
+    /// The loser left an online game and stayed away past the grace period; the one who stayed
+    /// claimed the win.
+    Abandonment,
 }
 
 /// Why a game was drawn.
@@ -36,6 +39,8 @@ pub enum DrawReason {
     BothPharaohsHit,
     /// The player to move had no legal move (rule option `no-moves-draw`, the default).
     NoLegalMoves,
+    /// A player left an online game; the one who stayed claimed a draw rather than the win.
+    Abandonment,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -69,6 +74,7 @@ impl fmt::Display for GameResult {
                         write!(f, "{winner} wins: {loser} had no legal move")
                     }
                     WinReason::Time => write!(f, "{winner} wins: {loser}'s time ran out"),
+                    WinReason::Abandonment => write!(f, "{winner} wins: {loser} left the game"),
                 }
             }
             GameResult::Draw { reason } => match reason {
@@ -76,6 +82,7 @@ impl fmt::Display for GameResult {
                 DrawReason::Agreement => write!(f, "Draw by agreement"),
                 DrawReason::BothPharaohsHit => write!(f, "Draw: both Pharaohs were lit"),
                 DrawReason::NoLegalMoves => write!(f, "Draw: the player to move had no legal move"),
+                DrawReason::Abandonment => write!(f, "Draw: a player left the game"),
             },
         }
     }
@@ -396,6 +403,25 @@ impl Game {
             winner: color.other(),
             reason: WinReason::Time,
         }))
+    }
+
+    /// `gone` left an online game and the other claimed it: the win, or a draw if `draw`. How
+    /// long a player must be gone is the server's business.
+    pub fn abandon(&mut self, gone: Color, draw: bool) -> Result<GameResult, GameError> {
+        if let Some(r) = self.result {
+            return Err(GameError::Over(r));
+        }
+        let result = if draw {
+            GameResult::Draw {
+                reason: DrawReason::Abandonment,
+            }
+        } else {
+            GameResult::Win {
+                winner: gone.other(),
+                reason: WinReason::Abandonment,
+            }
+        };
+        Ok(*self.result.insert(result))
     }
 
     /// Takes back the last turn (and any result it or a later claim produced).

@@ -96,6 +96,29 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
+/// Seconds since 1970 as the ISO 8601 UTC time of [`Record::date`] (`2026-11-22T14:30:05Z`;
+/// Howard Hinnant's days-to-civil algorithm, so no time-zone database is needed). The engine
+/// reads no clock: callers pass the time.
+pub fn utc(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
 impl Record {
     /// The record of a game.
     pub fn from_game(game: &Game, setup: &str) -> Record {
@@ -237,5 +260,15 @@ impl Record {
             (None, None) => {}
         }
         Ok(game)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn utc_dates() {
+        assert_eq!(super::utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(super::utc(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(super::utc(1_795_357_805), "2026-11-22T14:30:05Z");
     }
 }
