@@ -9,6 +9,7 @@ mod bench;
 mod commands;
 mod files;
 mod matches;
+mod online;
 mod out;
 mod protocol;
 mod puzzles;
@@ -157,6 +158,50 @@ enum Command {
         #[command(flatten)]
         start: Start,
     },
+    /// Play one game through a Khet server (khet-server) and exit: prints `code CODE` first when
+    /// it created the game, then the result and the game's code
+    Online {
+        /// The server's address
+        #[arg(long, value_name = "URL", default_value = "ws://127.0.0.1:7878")]
+        server: String,
+        /// Create a game (and print its code)
+        #[arg(long, conflicts_with_all = ["join", "seek"])]
+        create: bool,
+        /// Join the game with this code
+        #[arg(long, value_name = "CODE")]
+        join: Option<String>,
+        /// Quick pairing: the oldest open game with this clock, or a new one
+        #[arg(long, conflicts_with = "join")]
+        seek: bool,
+        /// The setup of a created game
+        #[arg(long, default_value = "classic")]
+        setup: String,
+        /// The time control, minutes+seconds a move (e.g. 5+3); none by default
+        #[arg(long, value_name = "M+S")]
+        clock: Option<khet_protocol::ClockSpec>,
+        /// The creator's side: silver, red or random
+        #[arg(long, default_value = "random")]
+        color: khet_protocol::SeatChoice,
+        /// A rated game
+        #[arg(long)]
+        rated: bool,
+        /// Show a created game in the lobby
+        #[arg(long)]
+        listed: bool,
+        /// Milliseconds a move (Master)
+        #[arg(long, conflicts_with = "level")]
+        movetime: Option<u64>,
+        /// Play at a level (beginner, casual, strong, master), with the clock's time
+        #[arg(long)]
+        level: Option<khet_engine::Level>,
+        /// The name shown to the opponent
+        #[arg(long, default_value = "khet-engine")]
+        name: String,
+        /// The file of this engine's identity, made on first use (default: the data folder's
+        /// engine-identity)
+        #[arg(long)]
+        identity: Option<PathBuf>,
+    },
     /// "Light the Pharaoh in N" puzzles: mine them from the engine's games, or verify a file
     Puzzles {
         #[command(subcommand)]
@@ -215,6 +260,49 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
         } => {
             start.setup = name.or(start.setup);
             commands::fairness(&start, games, max_plies, out)
+        }
+        Command::Online {
+            server,
+            create,
+            join,
+            seek,
+            setup,
+            clock,
+            color,
+            rated,
+            listed,
+            movetime,
+            level,
+            name,
+            identity,
+        } => {
+            let request = match (create, join, seek) {
+                (true, None, false) => online::Request::Create(khet_protocol::NewGame {
+                    setup,
+                    clock,
+                    color,
+                    rated,
+                    listed,
+                }),
+                (false, Some(code), false) => online::Request::Join(code),
+                (false, None, true) => online::Request::Seek { clock, rated },
+                _ => return Err(Failure::Input("say --create, --join CODE or --seek".into())),
+            };
+            let strength = match (level, movetime) {
+                (Some(level), _) => online::Strength::Level(level),
+                (None, Some(ms)) => {
+                    online::Strength::MoveTime(std::time::Duration::from_millis(ms))
+                }
+                (None, None) => online::Strength::Level(khet_engine::Level::Master),
+            };
+            let online = online::Online {
+                server,
+                request,
+                strength,
+                name,
+                identity: identity.unwrap_or_else(online::default_identity),
+            };
+            online::play(&online, out)
         }
         Command::Puzzles {
             action: PuzzleAction::Mine { games, out: file },

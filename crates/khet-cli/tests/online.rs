@@ -1,0 +1,215 @@
+//! `khet-engine online`: two engines play a whole game through a real server, which is stopped
+//! mid-game and started again on the same data; both ride it out and agree on the result, and
+//! the server's record of the game replays to it.
+
+use khet_server::Settings;
+use khet_server::store::Store;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A server running in this process on its own runtime.
+struct Server {
+    runtime: tokio::runtime::Runtime,
+    addr: SocketAddr,
+}
+
+impl Server {
+    fn start(data: &Path, addr: SocketAddr) -> Server {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let std_listener = std::net::TcpListener::bind(addr).unwrap();
+        std_listener.set_nonblocking(true).unwrap();
+        let addr = std_listener.local_addr().unwrap();
+        let data = data.to_path_buf();
+        runtime.spawn(async move {
+            let store = Store::open_folder(&data).await.unwrap();
+            let listener = tokio::net::TcpListener::from_std(std_listener).unwrap();
+            khet_server::serve(listener, store, Settings::default(), std::future::pending())
+                .await
+                .unwrap();
+        });
+        Server { runtime, addr }
+    }
+
+    /// Stops at once: every connection and game task dropped where it stands.
+    fn stop(self) {
+        self.runtime.shutdown_background();
+    }
+
+    fn get(&self, path: &str) -> String {
+        let mut s = TcpStream::connect(self.addr).unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut text = String::new();
+        s.read_to_string(&mut text).unwrap();
+        text.split_once("\r\n\r\n")
+            .map(|(_, b)| b.to_string())
+            .unwrap_or_default()
+    }
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("khet-cli-online-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn engine(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_khet-engine"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the engine runs")
+}
+
+fn finish(child: Child) -> (i32, String, String) {
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn two_engines_finish_a_game_through_a_server_restart() {
+    let dir = temp("restart");
+    let data = dir.join("data");
+    let server = Server::start(&data, "127.0.0.1:0".parse().unwrap());
+    let url = format!("ws://{}", server.addr);
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    let mut creator = engine(&[
+        "online",
+        "--server",
+        &url,
+        "--create",
+        "--color",
+        "silver",
+        "--clock",
+        "5+2",
+        "--movetime",
+        "40",
+        "--name",
+        "Engine A",
+        "--identity",
+        a.to_str().unwrap(),
+    ]);
+    let mut first = String::new();
+    let mut out = BufReader::new(creator.stdout.take().unwrap());
+    out.read_line(&mut first).unwrap();
+    let code = first
+        .trim()
+        .strip_prefix("code ")
+        .expect("the code first")
+        .to_string();
+    let joiner = engine(&[
+        "online",
+        "--server",
+        &url,
+        "--join",
+        &code,
+        "--movetime",
+        "40",
+        "--name",
+        "Engine B",
+        "--identity",
+        b.to_str().unwrap(),
+    ]);
+    // Some moves, then the server goes away mid-game.
+    let record = format!("/games/{code}.ron");
+    let started = Instant::now();
+    while server.get(&record).matches("\", \"").count() < 4 {
+        assert!(started.elapsed() < Duration::from_secs(60), "no moves");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let addr = server.addr;
+    server.stop();
+    std::thread::sleep(Duration::from_millis(700));
+    let server = Server::start(&data, addr);
+
+    let (code_b, out_b, err_b) = finish(joiner);
+    let mut rest = String::new();
+    out.read_to_string(&mut rest).unwrap();
+    let (code_a, _, err_a) = finish(creator);
+    assert_eq!((code_a, code_b), (0, 0), "{err_a}\n{err_b}");
+    assert!(
+        err_a.contains("reconnecting") && err_b.contains("reconnecting"),
+        "{err_a}{err_b}"
+    );
+    let result_a = rest.lines().find(|l| l.starts_with("result ")).unwrap();
+    let result_b = out_b.lines().find(|l| l.starts_with("result ")).unwrap();
+    assert_eq!(result_a, result_b);
+    assert!(rest.contains(&format!("game {code}")) && out_b.contains(&format!("game {code}")));
+
+    let text = server.get(&record);
+    let game = khet_engine::Record::from_ron(&text, "record")
+        .and_then(|r| r.replay(&text, "record"))
+        .unwrap();
+    let result = game.result().expect("over").to_string();
+    assert_eq!(result_a, format!("result {result}"));
+    server.stop();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn online_refuses_bad_arguments_at_once() {
+    let dir = temp("bad");
+    let id = dir.join("id");
+    let id = id.to_str().unwrap();
+    let cases: [&[&str]; 5] = [
+        &[
+            "online",
+            "--server",
+            "ws://127.0.0.1:1",
+            "--create",
+            "--identity",
+            id,
+        ],
+        &["online", "--join", "not a code!", "--identity", id],
+        &[
+            "online",
+            "--server",
+            "wss://example.org",
+            "--seek",
+            "--identity",
+            id,
+        ],
+        &["online", "--create", "--clock", "0+0", "--identity", id],
+        &["online", "--identity", id],
+    ];
+    for args in cases {
+        let started = Instant::now();
+        let (code, _, err) = finish(engine(args));
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.lines().count() == 1,
+            "{args:?}: {err}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{args:?} took its time"
+        );
+    }
+    // A broken identity file is reported with its name, and kept.
+    std::fs::write(dir.join("broken"), b"\xff\xfe not hex").unwrap();
+    let broken = dir.join("broken");
+    let (code, _, err) = finish(engine(&[
+        "online",
+        "--server",
+        "ws://127.0.0.1:1",
+        "--create",
+        "--identity",
+        broken.to_str().unwrap(),
+    ]));
+    assert_eq!(code, 2);
+    assert!(err.contains("broken:1: not an identity"), "{err}");
+    assert_eq!(std::fs::read(&broken).unwrap(), b"\xff\xfe not hex");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,253 @@
+//! A blocking client of the server: one WebSocket, `hello` answered by `welcome`, then messages
+//! both ways. The command line plays with it on its own thread, and the game on one of its own;
+//! reconnecting and resynchronising are the caller's (it knows what it has), with
+//! [`Backoff`] for the waits.
+
+use crate::{ClientMsg, PlayerInfo, Refusal, ServerMsg, VERSION};
+use std::fmt;
+use std::io;
+use std::net::{TcpStream, ToSocketAddrs};
+use std::time::{Duration, Instant};
+use tungstenite::{Message, WebSocket};
+
+/// How long connecting and the server's `welcome` may take.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Why talking to the server failed.
+#[derive(Debug)]
+pub enum ClientError {
+    /// The address is not `ws://host:port`.
+    Address(String),
+    /// The connection failed or was lost.
+    Connection(String),
+    /// The server refused a message.
+    Refused(Refusal, String),
+    /// The server said something that is not the protocol.
+    Garbled(String),
+}
+
+impl ClientError {
+    /// Whether trying again later may help (the connection, not the request, failed).
+    pub fn is_transient(&self) -> bool {
+        matches!(self, ClientError::Connection(_))
+    }
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClientError::Address(a) => write!(f, "{a}"),
+            ClientError::Connection(e) => write!(f, "connection: {e}"),
+            ClientError::Refused(_, reason) => write!(f, "the server refused: {reason}"),
+            ClientError::Garbled(e) => write!(f, "the server said something unreadable: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+impl From<tungstenite::Error> for ClientError {
+    fn from(e: tungstenite::Error) -> ClientError {
+        ClientError::Connection(e.to_string())
+    }
+}
+
+/// The WebSocket address of a server's base address: `ws://host:port` gives
+/// `ws://host:port/ws`; `host:port` alone is taken as `ws://host:port`. `wss://` is refused:
+/// this build speaks plain WebSockets only (put a TLS proxy in front of a public server).
+pub fn socket_url(base: &str) -> Result<(String, String), ClientError> {
+    let base = base.trim();
+    let rest = if let Some(rest) = base.strip_prefix("ws://") {
+        rest.trim_end_matches('/')
+    } else if base.starts_with("wss://") {
+        return Err(ClientError::Address(format!(
+            "{base}: wss:// is not supported by this build; use ws://"
+        )));
+    } else if base.contains("://") {
+        return Err(ClientError::Address(format!(
+            "{base}: a server's address starts with ws://"
+        )));
+    } else {
+        base.trim_end_matches('/')
+    };
+    let host = rest.split('/').next().unwrap_or_default();
+    if host.is_empty() {
+        return Err(ClientError::Address(format!("{base}: no host")));
+    }
+    let host_port = if host
+        .rsplit_once(':')
+        .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
+    {
+        host.to_string()
+    } else {
+        format!("{host}:80")
+    };
+    Ok((format!("ws://{rest}/ws"), host_port))
+}
+
+/// One connection to the server, after `hello`.
+pub struct Connection {
+    socket: WebSocket<TcpStream>,
+    /// Who the server knows this installation as.
+    pub player: PlayerInfo,
+}
+
+impl Connection {
+    /// Connects to the server at `base` (`ws://host:port`) and says hello.
+    pub fn open(base: &str, identity: &str, name: &str) -> Result<Connection, ClientError> {
+        let (url, host_port) = socket_url(base)?;
+        let addr = host_port
+            .to_socket_addrs()
+            .map_err(|e| ClientError::Connection(format!("{host_port}: {e}")))?
+            .next()
+            .ok_or_else(|| ClientError::Connection(format!("{host_port}: no address")))?;
+        let stream = TcpStream::connect_timeout(&addr, CONNECT_TIMEOUT)
+            .map_err(|e| ClientError::Connection(format!("{host_port}: {e}")))?;
+        stream
+            .set_read_timeout(Some(CONNECT_TIMEOUT))
+            .and_then(|()| stream.set_write_timeout(Some(CONNECT_TIMEOUT)))
+            .and_then(|()| stream.set_nodelay(true))
+            .map_err(|e| ClientError::Connection(e.to_string()))?;
+        let (socket, _) = tungstenite::client::client(url.as_str(), stream)
+            .map_err(|e| ClientError::Connection(format!("{url}: {e}")))?;
+        let mut conn = Connection {
+            socket,
+            player: PlayerInfo {
+                id: String::new(),
+                name: String::new(),
+                rating: 0.0,
+                deviation: 0.0,
+                games: 0,
+            },
+        };
+        conn.send(&ClientMsg::Hello {
+            version: VERSION,
+            identity: identity.to_string(),
+            name: name.to_string(),
+        })?;
+        let deadline = Instant::now() + CONNECT_TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match conn.recv(left)? {
+                Some(ServerMsg::Welcome { player, .. }) => {
+                    conn.player = player;
+                    return Ok(conn);
+                }
+                Some(ServerMsg::Refused { code, reason }) => {
+                    return Err(ClientError::Refused(code, reason));
+                }
+                Some(_) => {}
+                None => {
+                    return Err(ClientError::Connection("no answer to hello in time".into()));
+                }
+            }
+        }
+    }
+
+    /// Sends one message.
+    pub fn send(&mut self, msg: &ClientMsg) -> Result<(), ClientError> {
+        self.socket.send(Message::text(msg.to_json()))?;
+        Ok(())
+    }
+
+    /// The next message, waiting at most `wait`; `None` if none came in time.
+    pub fn recv(&mut self, wait: Duration) -> Result<Option<ServerMsg>, ClientError> {
+        let wait = wait.max(Duration::from_millis(1));
+        self.socket
+            .get_mut()
+            .set_read_timeout(Some(wait))
+            .map_err(|e| ClientError::Connection(e.to_string()))?;
+        let deadline = Instant::now() + wait;
+        loop {
+            match self.socket.read() {
+                Ok(Message::Text(text)) => {
+                    return ServerMsg::from_json(text.as_str())
+                        .map(Some)
+                        .map_err(ClientError::Garbled);
+                }
+                Ok(Message::Close(frame)) => {
+                    let why = frame.map_or_else(String::new, |f| f.reason.to_string());
+                    return Err(ClientError::Connection(format!(
+                        "closed by the server {why}"
+                    )));
+                }
+                Ok(_) => {
+                    if Instant::now() >= deadline {
+                        return Ok(None);
+                    }
+                }
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    return Ok(None);
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+
+    /// Closes the connection politely (errors are of no interest then).
+    pub fn close(mut self) {
+        let _ = self.socket.close(None);
+        let _ = self.socket.flush();
+    }
+}
+
+/// Waits between reconnection attempts: 0.25 s doubling to 4 s, so that a server back within
+/// seconds is found within seconds, and a server that is down is not hammered.
+#[derive(Clone, Debug)]
+pub struct Backoff {
+    next: Duration,
+}
+
+impl Default for Backoff {
+    fn default() -> Backoff {
+        Backoff {
+            next: Duration::from_millis(250),
+        }
+    }
+}
+
+impl Backoff {
+    /// The wait before the next attempt.
+    pub fn next_wait(&mut self) -> Duration {
+        let wait = self.next;
+        self.next = (self.next * 2).min(Duration::from_secs(4));
+        wait
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_addresses_become_socket_addresses() {
+        let url = |s: &str| socket_url(s).map(|(u, h)| format!("{u} {h}"));
+        assert_eq!(
+            url("ws://127.0.0.1:7878").unwrap(),
+            "ws://127.0.0.1:7878/ws 127.0.0.1:7878"
+        );
+        assert_eq!(
+            url("localhost:9/").unwrap(),
+            "ws://localhost:9/ws localhost:9"
+        );
+        assert_eq!(
+            url("ws://example.org").unwrap(),
+            "ws://example.org/ws example.org:80"
+        );
+        assert!(url("wss://example.org").is_err());
+        assert!(url("http://example.org").is_err());
+        assert!(url("ws://").is_err());
+    }
+
+    #[test]
+    fn the_backoff_doubles_to_four_seconds() {
+        let mut b = Backoff::default();
+        let waits: Vec<u64> = (0..7).map(|_| b.next_wait().as_millis() as u64).collect();
+        assert_eq!(waits, [250, 500, 1000, 2000, 4000, 4000, 4000]);
+    }
+}

@@ -1,0 +1,146 @@
+//! What the server answers over plain HTTP: the list of games, each game's record in the
+//! engine's RON format (`khet-engine replay` reads it), and the leaderboard.
+
+use crate::AppState;
+use crate::store::{GameRow, StoreError};
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use khet_engine::record::utc;
+use khet_engine::{Record, RecordClock, Rules};
+use khet_protocol::{ClockSpec, PlayerInfo, Status, check_code};
+use serde::Serialize;
+
+/// How many games and players the lists show.
+const LIST_LIMIT: u32 = 100;
+
+fn failed(e: StoreError) -> Response {
+    eprintln!("khet-server: {e}");
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        "the server cannot read its games now\n",
+    )
+        .into_response()
+}
+
+/// `GET /`: what this is and where to look.
+pub async fn index() -> &'static str {
+    concat!(
+        "khet-server ",
+        env!("CARGO_PKG_VERSION"),
+        ": Khet online. Play from the game's Online screen or with `khet-engine online`.\n",
+        "GET /games: the newest games; GET /games/CODE.ron: a game's record; ",
+        "GET /players: the leaderboard; /ws: the WebSocket (docs/online-protocol.md).\n"
+    )
+}
+
+/// A game in the list.
+#[derive(Serialize)]
+pub struct GameSummary {
+    code: String,
+    setup: String,
+    status: Status,
+    rated: bool,
+    clock: Option<ClockSpec>,
+    /// Silver's and Red's names.
+    players: [Option<String>; 2],
+    plies: u64,
+    /// The result in words.
+    result: Option<String>,
+    /// When it was created (UTC).
+    created: String,
+}
+
+/// `GET /games`: the newest games, newest first.
+pub async fn games(State(state): State<AppState>) -> Response {
+    let store = state.hub.store();
+    let rows = match store.recent_games(LIST_LIMIT).await {
+        Ok(rows) => rows,
+        Err(e) => return failed(e),
+    };
+    let mut list = Vec::with_capacity(rows.len());
+    for (row, plies) in rows {
+        let players = match names(&state, &row).await {
+            Ok(names) => names,
+            Err(e) => return failed(e),
+        };
+        list.push(GameSummary {
+            code: row.code,
+            setup: row.setup,
+            status: row.status,
+            rated: row.rated,
+            clock: row.clock,
+            players,
+            plies,
+            result: row.result.map(|r| r.to_string()),
+            created: utc(row.created_ms / 1000),
+        });
+    }
+    Json(list).into_response()
+}
+
+async fn names(state: &AppState, row: &GameRow) -> Result<[Option<String>; 2], StoreError> {
+    let mut names = [None, None];
+    for (i, id) in row.players.iter().enumerate() {
+        if let Some(id) = id {
+            names[i] = state.hub.store().player(id).await?.map(|p| p.name);
+        }
+    }
+    Ok(names)
+}
+
+/// `GET /games/CODE.ron`: the game's record, as far as it has been played.
+pub async fn record(State(state): State<AppState>, Path(file): Path<String>) -> Response {
+    let not_found = || (StatusCode::NOT_FOUND, "no such game\n").into_response();
+    let Some(code) = file.strip_suffix(".ron").and_then(|c| check_code(c).ok()) else {
+        return not_found();
+    };
+    let store = state.hub.store();
+    let row = match store.game(&code).await {
+        Ok(Some(row)) => row,
+        Ok(None) => return not_found(),
+        Err(e) => return failed(e),
+    };
+    let moves = match store.moves(&code).await {
+        Ok(moves) => moves,
+        Err(e) => return failed(e),
+    };
+    let players = match names(&state, &row).await {
+        Ok(names) => names.map(Option::unwrap_or_default),
+        Err(e) => return failed(e),
+    };
+    let record = Record {
+        setup: row.setup.clone(),
+        start: row.start.clone(),
+        rules: Rules::default(),
+        moves,
+        result: row.result,
+        date: utc(row.started_ms.unwrap_or(row.created_ms) / 1000),
+        players,
+        tournament: row.rated,
+        clock: row.clock.map(|c| RecordClock {
+            initial_ms: c.initial_ms,
+            increment_ms: c.increment_ms,
+            remaining_ms: row.clocks_ms,
+        }),
+    };
+    (
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        record.to_ron(),
+    )
+        .into_response()
+}
+
+/// `GET /players`: the players with rated games, best first.
+pub async fn players(State(state): State<AppState>) -> Response {
+    match state.hub.store().leaderboard(LIST_LIMIT).await {
+        Ok(rows) => Json(
+            rows.iter()
+                .map(crate::store::PlayerRow::info)
+                .collect::<Vec<PlayerInfo>>(),
+        )
+        .into_response(),
+        Err(e) => failed(e),
+    }
+}

@@ -1,0 +1,117 @@
+//! `khet-server`: Khet's online play on one machine. Players connect over WebSockets
+//! (`docs/online-protocol.md`); each live game is a task that owns the engine's game and the
+//! clocks (`room`); every change is stored in SQLite (`store`) before anyone is told; games and
+//! players are listed over plain HTTP (`http`).
+
+mod http;
+pub mod hub;
+pub mod limits;
+pub mod rating;
+pub mod room;
+pub mod secret;
+mod socket;
+pub mod store;
+
+use axum::Router;
+use axum::extract::{ConnectInfo, State, WebSocketUpgrade};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use hub::Hub;
+use khet_protocol::MAX_CLIENT_MESSAGE_BYTES;
+use limits::{LimitSettings, Limits};
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use store::{Store, StoreError};
+use tokio::net::TcpListener;
+
+/// What every request handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    hub: Hub,
+    limits: Arc<Limits>,
+}
+
+async fn upgrade(
+    State(state): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    ws: WebSocketUpgrade,
+) -> Response {
+    let permit = match state.limits.admit(addr.ip()) {
+        Ok(permit) => permit,
+        Err(why) => return (StatusCode::TOO_MANY_REQUESTS, why).into_response(),
+    };
+    let (hub, limits) = (state.hub.clone(), state.limits.clone());
+    ws.max_message_size(MAX_CLIENT_MESSAGE_BYTES)
+        .max_frame_size(MAX_CLIENT_MESSAGE_BYTES)
+        .on_upgrade(move |socket| socket::serve(socket, hub, limits, permit))
+}
+
+/// The server's routes.
+pub fn router(hub: Hub, limits: LimitSettings) -> Router {
+    let state = AppState {
+        hub,
+        limits: Limits::new(limits),
+    };
+    let limits = state.limits.clone();
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
+        loop {
+            every.tick().await;
+            limits.forget_quiet();
+        }
+    });
+    Router::new()
+        .route("/", get(http::index))
+        .route("/ws", get(upgrade))
+        .route("/games", get(http::games))
+        .route("/games/{file}", get(http::record))
+        .route("/players", get(http::players))
+        .with_state(state)
+}
+
+/// The server's settings (`khet-server --help`).
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Limits per address and connection.
+    pub limits: LimitSettings,
+    /// How long a player must be gone before the other may claim the game
+    /// ([`khet_protocol::ABANDON_GRACE_MS`] unless a test wants it shorter).
+    pub abandon_grace: std::time::Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            limits: LimitSettings::default(),
+            abandon_grace: std::time::Duration::from_millis(khet_protocol::ABANDON_GRACE_MS),
+        }
+    }
+}
+
+/// Runs the server on `listener` with `store` until `shutdown` completes: takes up the games
+/// left unfinished, then serves.
+pub async fn serve(
+    listener: TcpListener,
+    store: Store,
+    settings: Settings,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), StoreError> {
+    let limits = settings.limits;
+    let hub = Hub::new(store.clone(), settings.abandon_grace);
+    let resumed = hub.resume_games().await?;
+    if resumed > 0 {
+        eprintln!("khet-server: took up {resumed} unfinished game(s)");
+    }
+    let app = router(hub, limits);
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
+    .map_err(|e| StoreError(format!("serving: {e}")))?;
+    store.close().await;
+    Ok(())
+}

@@ -1,0 +1,120 @@
+//! `khet-server`: run Khet's online play on this machine (`--help`).
+
+use clap::Parser;
+use khet_server::limits::LimitSettings;
+use khet_server::store::Store;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Parser)]
+#[command(
+    name = "khet-server",
+    version,
+    about = "Khet online: games between players anywhere, checked by the engine and stored \
+             before they are acknowledged",
+    after_help = "It prints `listening on ws://ADDRESS` when ready. Games and players are kept \
+                  in an SQLite database in the data folder. See docs/online-protocol.md."
+)]
+struct Args {
+    /// The address and port to listen on (port 0: any free port)
+    #[arg(long, default_value = "127.0.0.1:7878")]
+    listen: SocketAddr,
+    /// The folder of the database (default: the platform's data folder, e.g.
+    /// ~/.local/share/khet/server)
+    #[arg(long)]
+    data: Option<PathBuf>,
+    /// Sockets one address may have open at once
+    #[arg(long, default_value_t = LimitSettings::default().sockets_per_address)]
+    sockets_per_address: u32,
+    /// New sockets one address may open a minute
+    #[arg(long, default_value_t = LimitSettings::default().connects_per_minute)]
+    connects_per_minute: u32,
+    /// Messages one connection may send a second
+    #[arg(long, default_value_t = LimitSettings::default().messages_per_second)]
+    messages_per_second: u32,
+    /// Seconds a player must be gone before the opponent may claim the game
+    #[arg(long, value_name = "SECONDS", default_value_t = khet_protocol::ABANDON_GRACE_MS as f64 / 1000.0)]
+    abandon_grace: f64,
+}
+
+fn data_folder() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "khet").map(|d| d.data_dir().join("server"))
+}
+
+async fn shutdown() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let term = async {
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(mut s) => {
+                    s.recv().await;
+                }
+                Err(_) => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            _ = ctrl_c => {}
+            () = term => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
+}
+
+async fn run(args: Args) -> Result<(), String> {
+    let data = args
+        .data
+        .or_else(data_folder)
+        .ok_or("no data folder: give one with --data")?;
+    let store = Store::open_folder(&data)
+        .await
+        .map_err(|e| format!("{}: {e}", data.display()))?;
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    // Whoever started the server may have stopped reading its output: never fail on that.
+    let mut stdout = std::io::stdout();
+    let _ = writeln!(
+        stdout,
+        "listening on ws://{addr}\ndata in {}",
+        data.display()
+    );
+    let _ = stdout.flush();
+    if !(0.0..=86_400.0).contains(&args.abandon_grace) {
+        return Err("--abandon-grace is 0 to 86400 seconds".into());
+    }
+    let settings = khet_server::Settings {
+        limits: LimitSettings {
+            sockets_per_address: args.sockets_per_address,
+            connects_per_minute: args.connects_per_minute,
+            messages_per_second: args.messages_per_second,
+        },
+        abandon_grace: Duration::from_secs_f64(args.abandon_grace),
+    };
+    khet_server::serve(listener, store, settings, shutdown())
+        .await
+        .map_err(|e| e.to_string())
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,771 @@
+//! One live game: a task that owns the engine's game, the clocks and the seats. Connections send
+//! it commands on a channel and receive its events on a broadcast; nothing else changes a game,
+//! so its commands are handled one at a time, each stored before it is announced.
+
+use crate::hub::Hub;
+use crate::rating;
+use crate::store::{GameRow, PlayerRow, Store, StoreError};
+use khet_engine::{Color, Game, GameError, GameResult, parse_position};
+use khet_protocol::{
+    ClientMsg, Clocks, GameEvent, GameView, OpenGame, Refusal, SeatChoice, ServerMsg, Status,
+};
+use std::collections::VecDeque;
+use std::sync::Arc;
+use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::time::{Duration, Instant, sleep_until};
+
+/// How many recent events a room keeps for clients that reconnect; one that missed more gets
+/// the whole game.
+const HISTORY: usize = 64;
+
+/// A message for the connections following a game: its event number (none for presence) and
+/// its JSON, made once for all of them.
+pub type Out = (Option<u64>, Arc<str>);
+
+/// A refusal: its code and a sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused(pub Refusal, pub String);
+
+impl Refused {
+    /// A refusal with `code` and `reason`.
+    pub fn new(code: Refusal, reason: impl Into<String>) -> Refused {
+        Refused(code, reason.into())
+    }
+}
+
+impl From<StoreError> for Refused {
+    fn from(e: StoreError) -> Refused {
+        eprintln!("khet-server: {e}");
+        Refused::new(
+            Refusal::Storage,
+            "the server could not store that; nothing changed",
+        )
+    }
+}
+
+/// A connection following the game.
+pub struct Attached {
+    /// The side it plays, if any.
+    pub you: Option<Color>,
+    /// The game's messages from now on.
+    pub rx: broadcast::Receiver<Out>,
+    /// What it missed, to send first.
+    pub catch_up: Vec<Out>,
+}
+
+/// What a room is asked.
+pub enum Command {
+    /// Take the free seat.
+    Join {
+        /// Who.
+        player: PlayerRow,
+        /// The seat's secret, made by the caller; only its hash is kept.
+        secret_hash: String,
+        /// The side taken.
+        reply: oneshot::Sender<Result<Color, Refused>>,
+    },
+    /// Follow the game: as a player (with the seat's secret hash) or as a spectator.
+    Attach {
+        /// The hash of the seat's secret, for a player.
+        seat: Option<String>,
+        /// The last event the client has.
+        since: Option<u64>,
+        /// The answer.
+        reply: oneshot::Sender<Result<Attached, Refused>>,
+    },
+    /// A connection stops following.
+    Detach {
+        /// The side it played.
+        seat: Option<Color>,
+    },
+    /// A player acts: a move, an offer, a claim, a resignation (the other messages are not
+    /// a room's).
+    Act {
+        /// The player's side.
+        seat: Color,
+        /// What they do.
+        action: ClientMsg,
+        /// Done, or why not.
+        reply: oneshot::Sender<Result<(), Refused>>,
+    },
+}
+
+/// The milliseconds since 1970, for what is stored.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// A live game.
+pub struct Room {
+    /// The hub's number for this room.
+    id: u64,
+    row: GameRow,
+    players: [Option<PlayerRow>; 2],
+    game: Game,
+    /// Each side's time left when `turn_started` was set.
+    clocks_ms: [u64; 2],
+    /// When the running clock started, if one runs.
+    turn_started: Option<Instant>,
+    history: VecDeque<(u64, Arc<str>)>,
+    draw_offer: Option<Color>,
+    /// The ply at which each side last offered a draw: one offer per move.
+    offered_at: [Option<usize>; 2],
+    takeback: Option<Color>,
+    /// Connections per seat, and since when a seat has none.
+    connected: [u32; 2],
+    gone_since: [Option<Instant>; 2],
+    spectators: u32,
+    tx: broadcast::Sender<Out>,
+    store: Store,
+    hub: Hub,
+}
+
+impl Room {
+    /// The room of a stored game and its moves. A game whose last move ended it but whose end
+    /// was not stored (the server stopped in between) is ended now.
+    pub fn new(
+        id: u64,
+        row: GameRow,
+        players: [Option<PlayerRow>; 2],
+        moves: &[String],
+        store: Store,
+        hub: Hub,
+    ) -> Result<Room, StoreError> {
+        let start = parse_position(&row.start)
+            .map_err(|e| StoreError(format!("game {}: start: {e}", row.code)))?;
+        let mut game = Game::from_moves(start, moves)
+            .map_err(|e| StoreError(format!("game {}: moves: {e}", row.code)))?;
+        if let Some(result) = row.result
+            && game.result().is_none()
+        {
+            restore_result(&mut game, result);
+        }
+        let now = Instant::now();
+        let (tx, _) = broadcast::channel(256);
+        let mut room = Room {
+            id,
+            clocks_ms: row.clocks_ms,
+            players,
+            game,
+            turn_started: None,
+            history: VecDeque::new(),
+            draw_offer: None,
+            offered_at: [None; 2],
+            takeback: None,
+            connected: [0; 2],
+            // The server has just started (or the game was just made): nobody is here yet.
+            gone_since: [Some(now); 2],
+            spectators: 0,
+            tx,
+            store,
+            hub,
+            row,
+        };
+        // A restarted server charges nobody for the time it was down: nobody could move.
+        if room.clock_runs() {
+            room.turn_started = Some(now);
+        }
+        Ok(room)
+    }
+
+    /// Runs the room until its game is over and nobody follows it.
+    pub async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
+        if self.row.status == Status::Playing && self.game.result().is_some() {
+            // The server stopped between a decisive move and its end being stored.
+            if let Some(result) = self.game.result()
+                && let Err(e) = self.finish(result).await
+            {
+                eprintln!("khet-server: game {}: {}", self.row.code, e.1);
+            }
+        }
+        self.update_lobby();
+        loop {
+            let flag = self.flag_deadline();
+            tokio::select! {
+                command = rx.recv() => match command {
+                    Some(command) => self.handle(command).await,
+                    None => break,
+                },
+                () = sleep_until(flag.unwrap_or_else(Instant::now)), if flag.is_some() => {
+                    self.flag().await;
+                }
+            }
+            if self.row.status == Status::Over && self.followers() == 0 {
+                break;
+            }
+        }
+        self.hub.remove_room(&self.row.code, self.id);
+    }
+
+    fn followers(&self) -> u32 {
+        self.connected[0] + self.connected[1] + self.spectators
+    }
+
+    async fn handle(&mut self, command: Command) {
+        match command {
+            Command::Join {
+                player,
+                secret_hash,
+                reply,
+            } => {
+                let result = self.join(player, secret_hash).await;
+                let _ = reply.send(result);
+            }
+            Command::Attach { seat, since, reply } => {
+                let result = self.attach(seat.as_deref(), since);
+                let _ = reply.send(result);
+            }
+            Command::Detach { seat } => self.detach(seat),
+            Command::Act {
+                seat,
+                action,
+                reply,
+            } => {
+                let result = self.act(seat, action).await;
+                let _ = reply.send(result);
+            }
+        }
+    }
+
+    fn clock_runs(&self) -> bool {
+        self.row.clock.is_some() && self.row.status == Status::Playing && !self.game.is_over()
+    }
+
+    /// Both clocks now.
+    fn clocks(&self) -> Option<Clocks> {
+        self.row.clock?;
+        let mut remaining_ms = self.clocks_ms;
+        let running = self.turn_started.map(|_| self.game.side_to_move());
+        if let (Some(side), Some(started)) = (running, self.turn_started) {
+            let spent = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            remaining_ms[side.index()] = remaining_ms[side.index()].saturating_sub(spent);
+        }
+        Some(Clocks {
+            remaining_ms,
+            running,
+        })
+    }
+
+    fn flag_deadline(&self) -> Option<Instant> {
+        let started = self.turn_started?;
+        let side = self.game.side_to_move();
+        Some(started + Duration::from_millis(self.clocks_ms[side.index()]))
+    }
+
+    /// The side to move ran out of time.
+    async fn flag(&mut self) {
+        let side = self.game.side_to_move();
+        let mut game = self.game.clone();
+        if let Ok(result) = game.lose_on_time(side)
+            && let Err(e) = self.finish(result).await
+        {
+            eprintln!("khet-server: game {}: {}", self.row.code, e.1);
+        }
+    }
+
+    fn view(&self) -> GameView {
+        GameView {
+            code: self.row.code.clone(),
+            setup: self.row.setup.clone(),
+            start: self.row.start.clone(),
+            rated: self.row.rated,
+            clock: self.row.clock,
+            players: [
+                self.players[0].as_ref().map(PlayerRow::info),
+                self.players[1].as_ref().map(PlayerRow::info),
+            ],
+            moves: self.game.turns().iter().map(|t| t.mv.to_string()).collect(),
+            clocks: self.clocks(),
+            status: self.row.status,
+            result: self.game.result(),
+            draw_offer: self.draw_offer,
+            takeback: self.takeback,
+        }
+    }
+
+    fn presence(&self) -> ServerMsg {
+        ServerMsg::Presence {
+            connected: [self.connected[0] > 0, self.connected[1] > 0],
+            gone_ms: self
+                .gone_since
+                .map(|g| g.map(|t| u64::try_from(t.elapsed().as_millis()).unwrap_or(u64::MAX))),
+            grace_ms: u64::try_from(self.hub.grace().as_millis()).unwrap_or(u64::MAX),
+            clocks: self.clocks(),
+        }
+    }
+
+    fn send_presence(&self) {
+        let _ = self.tx.send((None, self.presence().to_json().into()));
+    }
+
+    /// Announces event `n` (already stored).
+    fn publish(&mut self, n: u64, event: GameEvent) {
+        let json: Arc<str> = ServerMsg::Event { n, event }.to_json().into();
+        if self.history.len() == HISTORY {
+            self.history.pop_front();
+        }
+        self.history.push_back((n, json.clone()));
+        self.row.event = n;
+        let _ = self.tx.send((Some(n), json));
+    }
+
+    fn update_lobby(&self) {
+        let open = self.row.status == Status::Open && self.row.listed;
+        let creator = self.players.iter().flatten().next();
+        let entry = match (open, creator) {
+            // A game waits in the lobby while its creator is there to play it.
+            (true, Some(creator)) if self.connected.iter().any(|&c| c > 0) => Some(OpenGame {
+                code: self.row.code.clone(),
+                setup: self.row.setup.clone(),
+                clock: self.row.clock,
+                rated: self.row.rated,
+                creator: creator.info(),
+                joiner_color: match self.row.creator_choice {
+                    SeatChoice::Silver => Some(Color::Red),
+                    SeatChoice::Red => Some(Color::Silver),
+                    SeatChoice::Random => None,
+                },
+            }),
+            _ => None,
+        };
+        self.hub
+            .set_lobby_entry(&self.row.code, self.row.created_ms, entry);
+    }
+
+    async fn join(&mut self, player: PlayerRow, secret_hash: String) -> Result<Color, Refused> {
+        if self.row.status != Status::Open {
+            return Err(Refused::new(
+                Refusal::SeatTaken,
+                "this game has both its players",
+            ));
+        }
+        let Some(free) = Color::ALL
+            .into_iter()
+            .find(|c| self.players[c.index()].is_none())
+        else {
+            return Err(Refused::new(
+                Refusal::SeatTaken,
+                "this game has both its players",
+            ));
+        };
+        if self.players[free.other().index()]
+            .as_ref()
+            .is_some_and(|p| p.id == player.id)
+        {
+            return Err(Refused::new(
+                Refusal::SeatTaken,
+                "this is your own game: send its code to your opponent",
+            ));
+        }
+        let n = self.row.event + 1;
+        if !self
+            .store
+            .start_game(&self.row.code, &player.id, &secret_hash, n, now_ms())
+            .await?
+        {
+            return Err(Refused::new(
+                Refusal::SeatTaken,
+                "this game has both its players",
+            ));
+        }
+        self.row.players[free.index()] = Some(player.id.clone());
+        self.row.secrets[free.index()] = Some(secret_hash);
+        self.players[free.index()] = Some(player);
+        self.row.status = Status::Playing;
+        if self.clock_runs() {
+            self.turn_started = Some(Instant::now());
+        }
+        let players = [
+            self.players[0].as_ref().map(PlayerRow::info),
+            self.players[1].as_ref().map(PlayerRow::info),
+        ];
+        if let [Some(silver), Some(red)] = players {
+            let clocks = self.clocks();
+            self.publish(
+                n,
+                GameEvent::Started {
+                    players: [silver, red],
+                    clocks,
+                },
+            );
+        }
+        self.update_lobby();
+        Ok(free)
+    }
+
+    fn attach(&mut self, seat: Option<&str>, since: Option<u64>) -> Result<Attached, Refused> {
+        let you = match seat {
+            None => None,
+            Some(hash) => Some(
+                Color::ALL
+                    .into_iter()
+                    .find(|c| self.row.secrets[c.index()].as_deref() == Some(hash))
+                    .ok_or_else(|| {
+                        Refused::new(Refusal::NotYourSeat, "that secret is not this game's")
+                    })?,
+            ),
+        };
+        let rx = self.tx.subscribe();
+        let mut catch_up: Vec<Out> = match since {
+            Some(k) if k == self.row.event => Vec::new(),
+            Some(k)
+                if k < self.row.event
+                    && self
+                        .history
+                        .front()
+                        .is_some_and(|&(first, _)| first <= k + 1) =>
+            {
+                self.history
+                    .iter()
+                    .filter(|(n, _)| *n > k)
+                    .map(|(n, json)| (Some(*n), json.clone()))
+                    .collect()
+            }
+            _ => {
+                let sync = ServerMsg::Sync {
+                    event: self.row.event,
+                    you,
+                    game: self.view(),
+                };
+                vec![(Some(self.row.event), sync.to_json().into())]
+            }
+        };
+        match you {
+            Some(side) => {
+                self.connected[side.index()] += 1;
+                self.gone_since[side.index()] = None;
+                self.send_presence();
+                self.update_lobby();
+            }
+            None => {
+                self.spectators += 1;
+                catch_up.push((None, self.presence().to_json().into()));
+            }
+        }
+        Ok(Attached { you, rx, catch_up })
+    }
+
+    fn detach(&mut self, seat: Option<Color>) {
+        match seat {
+            Some(side) => {
+                let c = &mut self.connected[side.index()];
+                *c = c.saturating_sub(1);
+                if *c == 0 {
+                    self.gone_since[side.index()] = Some(Instant::now());
+                    self.send_presence();
+                    self.update_lobby();
+                }
+            }
+            None => self.spectators = self.spectators.saturating_sub(1),
+        }
+    }
+
+    async fn act(&mut self, seat: Color, action: ClientMsg) -> Result<(), Refused> {
+        if action == ClientMsg::Resign && self.row.status == Status::Open {
+            return self.withdraw().await;
+        }
+        if self.row.status != Status::Playing || self.game.is_over() {
+            let why = if self.row.status == Status::Open {
+                "the game has not started: nobody has joined yet"
+            } else {
+                "the game is over"
+            };
+            return Err(Refused::new(Refusal::NotNow, why));
+        }
+        match action {
+            ClientMsg::Move { ply, mv } => self.play(seat, ply, &mv).await,
+            ClientMsg::OfferDraw => self.offer_draw(seat).await,
+            ClientMsg::AcceptDraw => {
+                if self.draw_offer != Some(seat.other()) {
+                    return Err(Refused::new(
+                        Refusal::NotNow,
+                        "there is no draw offer to accept",
+                    ));
+                }
+                let mut game = self.game.clone();
+                self.end(game.agree_draw()).await
+            }
+            ClientMsg::DeclineDraw => {
+                if self.draw_offer != Some(seat.other()) {
+                    return Err(Refused::new(
+                        Refusal::NotNow,
+                        "there is no draw offer to decline",
+                    ));
+                }
+                self.announce(GameEvent::DrawDeclined { by: seat.other() })
+                    .await?;
+                self.draw_offer = None;
+                Ok(())
+            }
+            ClientMsg::ClaimRepetition => {
+                if self.game.side_to_move() != seat {
+                    return Err(Refused::new(
+                        Refusal::NotYourTurn,
+                        "a repetition is claimed by the player to move",
+                    ));
+                }
+                let mut game = self.game.clone();
+                self.end(game.claim_draw()).await
+            }
+            ClientMsg::Resign => {
+                let mut game = self.game.clone();
+                self.end(game.resign(seat)).await
+            }
+            ClientMsg::RequestTakeback => self.request_takeback(seat).await,
+            ClientMsg::AcceptTakeback => self.accept_takeback(seat).await,
+            ClientMsg::DeclineTakeback => {
+                if self.takeback != Some(seat.other()) {
+                    return Err(Refused::new(
+                        Refusal::NotNow,
+                        "there is no take-back to decline",
+                    ));
+                }
+                self.announce(GameEvent::TakebackDeclined { by: seat.other() })
+                    .await?;
+                self.takeback = None;
+                Ok(())
+            }
+            ClientMsg::ClaimAbandoned { draw } => {
+                let gone = seat.other();
+                let away = self.gone_since[gone.index()].map(|t| t.elapsed());
+                let grace = self.hub.grace();
+                if away.is_none_or(|a| a < grace) {
+                    return Err(Refused::new(
+                        Refusal::NotNow,
+                        format!(
+                            "your opponent must be gone {} s before you may claim the game",
+                            grace.as_secs_f64()
+                        ),
+                    ));
+                }
+                let mut game = self.game.clone();
+                self.end(game.abandon(gone, draw)).await
+            }
+            _ => Err(Refused::new(Refusal::NotProtocol, "not a move or a claim")),
+        }
+    }
+
+    /// Stores an event that changes nothing else stored, then announces it.
+    async fn announce(&mut self, event: GameEvent) -> Result<(), Refused> {
+        let n = self.row.event + 1;
+        self.store.set_event(&self.row.code, n).await?;
+        self.publish(n, event);
+        Ok(())
+    }
+
+    async fn play(&mut self, seat: Color, ply: u32, mv: &str) -> Result<(), Refused> {
+        let at = self.game.turns().len();
+        if ply as usize != at {
+            return Err(Refused::new(
+                Refusal::Stale,
+                format!("that move answers ply {ply}, but the game is at ply {at}"),
+            ));
+        }
+        if self.game.side_to_move() != seat {
+            return Err(Refused::new(
+                Refusal::NotYourTurn,
+                "it is your opponent's turn",
+            ));
+        }
+        let mut clocks_ms = self.clocks_ms;
+        if let Some(clocks) = self.clocks() {
+            if clocks.remaining_ms[seat.index()] == 0 {
+                self.flag().await;
+                return Err(Refused::new(Refusal::NotNow, "your time ran out"));
+            }
+            clocks_ms = clocks.remaining_ms;
+            if let Some(spec) = self.row.clock {
+                clocks_ms[seat.index()] += spec.increment_ms;
+            }
+        }
+        let mut game = self.game.clone();
+        let text = match game.play_text(mv) {
+            Ok(turn) => turn.mv.to_string(),
+            Err(e) => return Err(Refused::new(Refusal::Illegal, format!("{mv}: {e}"))),
+        };
+        let n = self.row.event + 1;
+        self.store
+            .add_move(&self.row.code, ply, &text, clocks_ms, n, now_ms())
+            .await?;
+        self.game = game;
+        self.clocks_ms = clocks_ms;
+        self.turn_started = self.clock_runs().then(Instant::now);
+        self.draw_offer = None;
+        self.takeback = None;
+        let clocks = self.clocks();
+        self.publish(
+            n,
+            GameEvent::Moved {
+                ply,
+                mv: text,
+                clocks,
+            },
+        );
+        if let Some(result) = self.game.result()
+            && let Err(e) = self.finish(result).await
+        {
+            // The move is stored; the end will be stored when the room is next loaded.
+            eprintln!("khet-server: game {}: {}", self.row.code, e.1);
+        }
+        Ok(())
+    }
+
+    async fn offer_draw(&mut self, seat: Color) -> Result<(), Refused> {
+        if self.draw_offer == Some(seat.other()) {
+            let mut game = self.game.clone();
+            return self.end(game.agree_draw()).await;
+        }
+        let ply = self.game.turns().len();
+        if self.draw_offer == Some(seat) || self.offered_at[seat.index()] == Some(ply) {
+            return Err(Refused::new(
+                Refusal::NotNow,
+                "you have offered a draw already; one offer a move",
+            ));
+        }
+        self.announce(GameEvent::DrawOffered { by: seat }).await?;
+        self.draw_offer = Some(seat);
+        self.offered_at[seat.index()] = Some(ply);
+        Ok(())
+    }
+
+    async fn request_takeback(&mut self, seat: Color) -> Result<(), Refused> {
+        if self.row.rated {
+            return Err(Refused::new(
+                Refusal::NotNow,
+                "rated games have no take-backs",
+            ));
+        }
+        if !self.game.turns().iter().any(|t| t.color == seat) {
+            return Err(Refused::new(
+                Refusal::NotNow,
+                "you have no move to take back",
+            ));
+        }
+        if self.takeback.is_some() {
+            return Err(Refused::new(
+                Refusal::NotNow,
+                "a take-back is already asked for",
+            ));
+        }
+        self.announce(GameEvent::TakebackRequested { by: seat })
+            .await?;
+        self.takeback = Some(seat);
+        Ok(())
+    }
+
+    async fn accept_takeback(&mut self, seat: Color) -> Result<(), Refused> {
+        let Some(asker) = self.takeback.filter(|&a| a == seat.other()) else {
+            return Err(Refused::new(
+                Refusal::NotNow,
+                "there is no take-back to accept",
+            ));
+        };
+        // The asker's last move goes, and the reply to it if there was one.
+        let mut game = self.game.clone();
+        while let Some(turn) = game.last_turn().map(|t| t.color) {
+            let _ = game.undo();
+            if turn == asker {
+                break;
+            }
+        }
+        let plies = u32::try_from(game.turns().len()).unwrap_or(u32::MAX);
+        let clocks_ms = self.clocks().map_or(self.clocks_ms, |c| c.remaining_ms);
+        let n = self.row.event + 1;
+        self.store
+            .take_back(&self.row.code, plies, clocks_ms, n)
+            .await?;
+        self.game = game;
+        self.clocks_ms = clocks_ms;
+        self.turn_started = self.clock_runs().then(Instant::now);
+        self.takeback = None;
+        self.draw_offer = None;
+        let clocks = self.clocks();
+        self.publish(n, GameEvent::TakenBack { plies, clocks });
+        Ok(())
+    }
+
+    /// Ends the game with what the engine said, or passes on its refusal.
+    async fn end(&mut self, result: Result<GameResult, GameError>) -> Result<(), Refused> {
+        match result {
+            Ok(result) => self.finish(result).await,
+            Err(e) => Err(Refused::new(Refusal::NotNow, e.to_string())),
+        }
+    }
+
+    /// Stores the end (and the new ratings), then announces it.
+    async fn finish(&mut self, result: GameResult) -> Result<(), Refused> {
+        let clocks_ms = self.clocks().map_or(self.clocks_ms, |c| c.remaining_ms);
+        let changes = match (&self.players, self.row.rated) {
+            ([Some(silver), Some(red)], true) => rating::after(silver, red, result),
+            _ => Vec::new(),
+        };
+        let n = self.row.event + 1;
+        self.store
+            .finish(&self.row.code, result, clocks_ms, n, now_ms(), &changes)
+            .await?;
+        restore_result(&mut self.game, result);
+        self.clocks_ms = clocks_ms;
+        self.turn_started = None;
+        self.row.status = Status::Over;
+        self.row.result = Some(result);
+        self.draw_offer = None;
+        self.takeback = None;
+        for change in &changes {
+            for player in self.players.iter_mut().flatten() {
+                if player.id == change.id {
+                    player.rating = change.rating;
+                    player.games += 1;
+                }
+            }
+        }
+        let players = match (&self.players, changes.is_empty()) {
+            ([Some(silver), Some(red)], false) => Some([silver.info(), red.info()]),
+            _ => None,
+        };
+        let clocks = self.clocks();
+        self.publish(
+            n,
+            GameEvent::Ended {
+                result,
+                clocks,
+                players,
+            },
+        );
+        Ok(())
+    }
+
+    /// The creator withdraws a game nobody has joined: it is deleted, and its code is unknown
+    /// from now on.
+    async fn withdraw(&mut self) -> Result<(), Refused> {
+        self.store.delete_open(&self.row.code).await?;
+        self.row.status = Status::Over;
+        self.row.listed = false;
+        self.update_lobby();
+        self.hub.remove_room(&self.row.code, self.id);
+        Ok(())
+    }
+}
+
+/// Puts a stored result (a resignation, an agreement, a flag) on a game rebuilt from its moves.
+fn restore_result(game: &mut Game, result: GameResult) {
+    if game.result().is_some() {
+        return;
+    }
+    let _ = match result {
+        GameResult::Win { winner, reason } => match reason {
+            khet_engine::WinReason::Resignation => game.resign(winner.other()),
+            khet_engine::WinReason::Time => game.lose_on_time(winner.other()),
+            khet_engine::WinReason::Abandonment => game.abandon(winner.other(), false),
+            // Lit Pharaohs and missing moves come from the moves themselves.
+            _ => Ok(result),
+        },
+        GameResult::Draw { reason } => match reason {
+            khet_engine::DrawReason::Agreement => game.agree_draw(),
+            khet_engine::DrawReason::Repetition => game.claim_draw(),
+            khet_engine::DrawReason::Abandonment => game.abandon(Color::Silver, true),
+            _ => Ok(result),
+        },
+    };
+}

@@ -1,0 +1,432 @@
+//! One client's WebSocket: `hello`, then its commands to the hub and its game's room, and the
+//! room's events back. Anything that is not the protocol is refused with a reason; a flood, an
+//! oversized frame or a client silent past the ping's patience closes the connection. Nothing
+//! a client sends can change a game except through its room's checks.
+
+use crate::hub::{Hub, Seat};
+use crate::limits::{Limits, Permit};
+use crate::room::{Command, Out, Refused};
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use governor::DefaultDirectRateLimiter;
+use khet_engine::Color;
+use khet_protocol::{ClientMsg, Refusal, ServerMsg, VERSION, check_code, check_name, is_secret};
+use std::future::pending;
+use std::sync::Arc;
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
+use tokio::time::{Duration, Instant, interval, timeout};
+
+/// How long a new connection may take to say hello.
+const HELLO_WAIT: Duration = Duration::from_secs(10);
+
+/// The server pings every connection this often…
+const PING_EVERY: Duration = Duration::from_secs(10);
+
+/// …and closes one it has heard nothing from for this long (a laptop closed, a cable pulled),
+/// so that the player's presence is known within a few pings.
+const SILENCE_LIMIT: Duration = Duration::from_secs(30);
+
+/// Messages that are not the protocol a connection may send before it is closed.
+const BAD_MESSAGES: u32 = 20;
+
+/// The game a connection follows.
+struct Follow {
+    code: String,
+    room: mpsc::Sender<Command>,
+    seat: Option<Color>,
+    secret: Option<String>,
+    rx: broadcast::Receiver<Out>,
+    /// The last event number sent to the client.
+    last: u64,
+}
+
+/// What handling a message asks of the loop.
+enum Next {
+    Continue,
+    Close(&'static str),
+}
+
+struct Session {
+    socket: WebSocket,
+    hub: Hub,
+    player: crate::store::PlayerRow,
+    follow: Option<Follow>,
+    lobby: Option<watch::Receiver<Arc<str>>>,
+    budget: DefaultDirectRateLimiter,
+    bad: u32,
+    heard: Instant,
+}
+
+/// Serves one connection until it closes.
+pub async fn serve(mut socket: WebSocket, hub: Hub, limits: Arc<Limits>, _permit: Permit) {
+    let Some(player) = hello(&mut socket, &hub).await else {
+        return;
+    };
+    let mut session = Session {
+        socket,
+        hub,
+        player,
+        follow: None,
+        lobby: None,
+        budget: limits.messages(),
+        bad: 0,
+        heard: Instant::now(),
+    };
+    session.run().await;
+    session.unfollow().await;
+}
+
+async fn refuse_and_close(socket: &mut WebSocket, code: Refusal, reason: &str) {
+    let _ = socket
+        .send(Message::Text(
+            ServerMsg::refused(code, reason).to_json().into(),
+        ))
+        .await;
+    let _ = socket
+        .send(Message::Close(Some(CloseFrame {
+            code: 1008,
+            reason: "".into(),
+        })))
+        .await;
+}
+
+/// Waits for `hello` and answers `welcome`; `None` if the client said anything else.
+async fn hello(socket: &mut WebSocket, hub: &Hub) -> Option<crate::store::PlayerRow> {
+    let first = match timeout(HELLO_WAIT, socket.recv()).await {
+        Ok(Some(Ok(Message::Text(text)))) => text,
+        Ok(Some(Ok(_))) => {
+            refuse_and_close(socket, Refusal::NotProtocol, "messages are JSON text").await;
+            return None;
+        }
+        Ok(_) => return None,
+        Err(_) => {
+            refuse_and_close(socket, Refusal::NoHello, "no hello in time").await;
+            return None;
+        }
+    };
+    let (identity, name) = match ClientMsg::from_json(first.as_str()) {
+        Ok(ClientMsg::Hello {
+            version,
+            identity,
+            name,
+        }) => {
+            if version != VERSION {
+                let why = format!("this server speaks version {VERSION}, not {version}");
+                refuse_and_close(socket, Refusal::Version, &why).await;
+                return None;
+            }
+            (identity, name)
+        }
+        Ok(_) => {
+            refuse_and_close(socket, Refusal::NoHello, "say hello first").await;
+            return None;
+        }
+        Err(e) => {
+            refuse_and_close(socket, Refusal::NotProtocol, &e).await;
+            return None;
+        }
+    };
+    if !is_secret(&identity) {
+        let why = "an identity is 32 lowercase hexadecimal digits";
+        refuse_and_close(socket, Refusal::BadSecret, why).await;
+        return None;
+    }
+    let name = match check_name(&name) {
+        Ok(name) => name,
+        Err(e) => {
+            refuse_and_close(socket, Refusal::BadName, &e).await;
+            return None;
+        }
+    };
+    let player = match hub.player(&identity, &name).await {
+        Ok(player) => player,
+        Err(e) => {
+            eprintln!("khet-server: hello: {e}");
+            refuse_and_close(
+                socket,
+                Refusal::Storage,
+                "the server cannot store players now",
+            )
+            .await;
+            return None;
+        }
+    };
+    let welcome = ServerMsg::Welcome {
+        version: VERSION,
+        player: player.info(),
+    };
+    socket
+        .send(Message::Text(welcome.to_json().into()))
+        .await
+        .ok()?;
+    Some(player)
+}
+
+async fn next_event(follow: &mut Option<Follow>) -> Result<Out, broadcast::error::RecvError> {
+    match follow {
+        Some(f) => f.rx.recv().await,
+        None => pending().await,
+    }
+}
+
+async fn lobby_changed(lobby: &mut Option<watch::Receiver<Arc<str>>>) -> Option<Arc<str>> {
+    match lobby {
+        Some(rx) => match rx.changed().await {
+            Ok(()) => Some(rx.borrow_and_update().clone()),
+            Err(_) => pending().await,
+        },
+        None => pending().await,
+    }
+}
+
+impl Session {
+    async fn run(&mut self) {
+        let mut ping = interval(PING_EVERY);
+        loop {
+            let next = tokio::select! {
+                incoming = self.socket.recv() => match incoming {
+                    Some(Ok(message)) => {
+                        self.heard = Instant::now();
+                        self.incoming(message).await
+                    }
+                    // A frame over the size limit, a broken stream, or the end.
+                    Some(Err(_)) | None => return,
+                },
+                out = next_event(&mut self.follow) => self.forward(out).await,
+                lobby = lobby_changed(&mut self.lobby) => match lobby {
+                    Some(json) => self.send(&json).await,
+                    None => Next::Continue,
+                },
+                _ = ping.tick() => {
+                    if self.heard.elapsed() > SILENCE_LIMIT {
+                        return;
+                    }
+                    match self.socket.send(Message::Ping(Vec::new().into())).await {
+                        Ok(()) => Next::Continue,
+                        Err(_) => return,
+                    }
+                }
+            };
+            if let Next::Close(why) = next {
+                let _ = self
+                    .socket
+                    .send(Message::Close(Some(CloseFrame {
+                        code: 1008,
+                        reason: why.into(),
+                    })))
+                    .await;
+                return;
+            }
+        }
+    }
+
+    async fn send(&mut self, json: &str) -> Next {
+        match self.socket.send(Message::Text(json.into())).await {
+            Ok(()) => Next::Continue,
+            Err(_) => Next::Close("gone"),
+        }
+    }
+
+    async fn refuse(&mut self, refused: Refused) -> Next {
+        self.send(&ServerMsg::refused(refused.0, refused.1).to_json())
+            .await
+    }
+
+    async fn incoming(&mut self, message: Message) -> Next {
+        let text = match message {
+            Message::Text(text) => text,
+            Message::Binary(_) => {
+                if self.budget.check().is_err() {
+                    return self.flooded().await;
+                }
+                return self.bad("messages are JSON text, not binary").await;
+            }
+            Message::Close(_) => return Next::Close("bye"),
+            // Pings are answered by the WebSocket itself; pongs only show the client is there.
+            _ => return Next::Continue,
+        };
+        if self.budget.check().is_err() {
+            return self.flooded().await;
+        }
+        match ClientMsg::from_json(text.as_str()) {
+            Ok(msg) => self.command(msg).await,
+            Err(e) => self.bad(&e).await,
+        }
+    }
+
+    async fn flooded(&mut self) -> Next {
+        self.refuse(Refused::new(
+            Refusal::RateLimited,
+            "too many messages; the connection is closed",
+        ))
+        .await;
+        Next::Close("too many messages")
+    }
+
+    async fn bad(&mut self, why: &str) -> Next {
+        self.bad += 1;
+        self.refuse(Refused::new(Refusal::NotProtocol, why)).await;
+        if self.bad >= BAD_MESSAGES {
+            Next::Close("too many messages that are not the protocol")
+        } else {
+            Next::Continue
+        }
+    }
+
+    async fn command(&mut self, msg: ClientMsg) -> Next {
+        match msg {
+            ClientMsg::Hello { .. } => self.bad("hello was said already").await,
+            ClientMsg::Ping => self.send(&ServerMsg::Pong.to_json()).await,
+            ClientMsg::Lobby => {
+                let mut rx = self.hub.lobby();
+                let json = rx.borrow_and_update().clone();
+                self.lobby = Some(rx);
+                self.send(&json).await
+            }
+            ClientMsg::Leave => {
+                self.unfollow().await;
+                Next::Continue
+            }
+            ClientMsg::Create(new) => {
+                let seat = self.hub.create(&self.player, &new).await;
+                self.seated(seat).await
+            }
+            ClientMsg::Join { code } => {
+                let seat = match check_code(&code) {
+                    Ok(code) => self.hub.join(&code, &self.player).await,
+                    Err(e) => Err(Refused::new(Refusal::UnknownGame, e)),
+                };
+                self.seated(seat).await
+            }
+            ClientMsg::Seek { clock, rated } => {
+                let seat = self.hub.seek(&self.player, clock, rated).await;
+                self.seated(seat).await
+            }
+            ClientMsg::Play {
+                code,
+                secret,
+                since,
+            } => {
+                if !is_secret(&secret) {
+                    let why = "a seat's secret is 32 lowercase hexadecimal digits";
+                    return self.refuse(Refused::new(Refusal::BadSecret, why)).await;
+                }
+                self.follow(&code, Some(secret), since).await
+            }
+            ClientMsg::Watch { code, since } => self.follow(&code, None, since).await,
+            // The rest are a player's actions at the table, for the game's room.
+            action => self.act(action).await,
+        }
+    }
+
+    async fn act(&mut self, action: ClientMsg) -> Next {
+        let Some((room, seat)) = self
+            .follow
+            .as_ref()
+            .and_then(|f| f.seat.map(|s| (f.room.clone(), s)))
+        else {
+            let why = "you are not playing a game on this connection";
+            return self.refuse(Refused::new(Refusal::NotPlaying, why)).await;
+        };
+        let (reply, answer) = oneshot::channel();
+        let sent = room
+            .send(Command::Act {
+                seat,
+                action,
+                reply,
+            })
+            .await;
+        let result = match sent {
+            Ok(()) => answer.await.unwrap_or_else(|_| Err(closed())),
+            Err(_) => Err(closed()),
+        };
+        match result {
+            Ok(()) => Next::Continue,
+            Err(refused) => self.refuse(refused).await,
+        }
+    }
+
+    /// After a create, join or seek: tell the client its seat, then follow the game.
+    async fn seated(&mut self, seat: Result<Seat, Refused>) -> Next {
+        let seat = match seat {
+            Ok(seat) => seat,
+            Err(refused) => return self.refuse(refused).await,
+        };
+        let msg = ServerMsg::Seat {
+            code: seat.code.clone(),
+            color: Some(seat.color),
+            secret: seat.secret.clone(),
+        };
+        if let Next::Close(why) = self.send(&msg.to_json()).await {
+            return Next::Close(why);
+        }
+        self.follow(&seat.code, Some(seat.secret), None).await
+    }
+
+    async fn follow(&mut self, code: &str, secret: Option<String>, since: Option<u64>) -> Next {
+        let code = match check_code(code) {
+            Ok(code) => code,
+            Err(e) => return self.refuse(Refused::new(Refusal::UnknownGame, e)).await,
+        };
+        self.unfollow().await;
+        self.lobby = None;
+        let (room, attached) = match self.hub.attach(&code, secret.as_deref(), since).await {
+            Ok(ok) => ok,
+            Err(refused) => return self.refuse(refused).await,
+        };
+        let mut follow = Follow {
+            code,
+            room,
+            seat: attached.you,
+            secret,
+            rx: attached.rx,
+            last: since.unwrap_or(0),
+        };
+        for (n, json) in attached.catch_up {
+            if let Some(n) = n {
+                follow.last = n;
+            }
+            if let Next::Close(why) = self.send(&json).await {
+                self.follow = Some(follow);
+                return Next::Close(why);
+            }
+        }
+        self.follow = Some(follow);
+        Next::Continue
+    }
+
+    async fn unfollow(&mut self) {
+        if let Some(f) = self.follow.take() {
+            let _ = f.room.send(Command::Detach { seat: f.seat }).await;
+        }
+    }
+
+    async fn forward(&mut self, out: Result<Out, broadcast::error::RecvError>) -> Next {
+        match out {
+            Ok((n, json)) => {
+                if let (Some(n), Some(f)) = (n, self.follow.as_mut()) {
+                    if n <= f.last {
+                        return Next::Continue;
+                    }
+                    f.last = n;
+                }
+                self.send(&json).await
+            }
+            Err(broadcast::error::RecvError::Lagged(_)) => {
+                // Too slow to keep up: follow again from the last event sent.
+                let Some(f) = self.follow.as_ref() else {
+                    return Next::Continue;
+                };
+                let (code, secret, last) = (f.code.clone(), f.secret.clone(), f.last);
+                self.follow(&code, secret, Some(last)).await
+            }
+            Err(broadcast::error::RecvError::Closed) => {
+                self.follow = None;
+                Next::Continue
+            }
+        }
+    }
+}
+
+fn closed() -> Refused {
+    Refused::new(Refusal::UnknownGame, "the game was just closed; try again")
+}

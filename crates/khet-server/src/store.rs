@@ -1,0 +1,540 @@
+//! Where the server keeps its games and players: SQLite by default, through sqlx's `Any` driver so
+//! that the same queries and migrations serve PostgreSQL. Every change a player is told about is
+//! committed here first; each change is one transaction.
+
+use khet_engine::GameResult;
+use khet_protocol::{ClockSpec, PlayerInfo, SeatChoice, Status};
+use skillratings::glicko2::Glicko2Rating;
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::{AnyPool, Row};
+use std::borrow::Cow;
+use std::fmt;
+use std::path::Path;
+
+/// The schema's steps, built into the program.
+const MIGRATIONS: [(i64, &str, &str); 1] =
+    [(1, "games", include_str!("../migrations/0001_games.sql"))];
+
+/// A storage failure, for the log and for a [`khet_protocol::Refusal::Storage`].
+#[derive(Debug)]
+pub struct StoreError(pub String);
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "storage: {}", self.0)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> StoreError {
+        StoreError(e.to_string())
+    }
+}
+
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(e: sqlx::migrate::MigrateError) -> StoreError {
+        StoreError(e.to_string())
+    }
+}
+
+type Result<T> = std::result::Result<T, StoreError>;
+
+/// A player as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerRow {
+    /// Public id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Glicko-2 rating.
+    pub rating: Glicko2Rating,
+    /// Rated games finished.
+    pub games: i64,
+}
+
+impl PlayerRow {
+    /// As others see the player.
+    pub fn info(&self) -> PlayerInfo {
+        PlayerInfo {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            rating: self.rating.rating,
+            deviation: self.rating.deviation,
+            games: u32::try_from(self.games).unwrap_or(u32::MAX),
+        }
+    }
+
+    fn from_row(row: &AnyRow) -> Result<PlayerRow> {
+        Ok(PlayerRow {
+            id: row.try_get("id")?,
+            name: row.try_get("name")?,
+            rating: Glicko2Rating {
+                rating: row.try_get("rating")?,
+                deviation: row.try_get("deviation")?,
+                volatility: row.try_get("volatility")?,
+            },
+            games: row.try_get("games")?,
+        })
+    }
+}
+
+/// A game as stored (its moves are in [`Store::moves`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    /// The game's code, its key.
+    pub code: String,
+    /// The setup's name.
+    pub setup: String,
+    /// The starting position string.
+    pub start: String,
+    /// Rated or casual.
+    pub rated: bool,
+    /// Shown in the lobby.
+    pub listed: bool,
+    /// The time control.
+    pub clock: Option<ClockSpec>,
+    /// What the creator asked for.
+    pub creator_choice: SeatChoice,
+    /// Silver's and Red's player ids.
+    pub players: [Option<String>; 2],
+    /// The hashes of Silver's and Red's seat secrets.
+    pub secrets: [Option<String>; 2],
+    /// Where it stands.
+    pub status: Status,
+    /// How it ended.
+    pub result: Option<GameResult>,
+    /// Both clocks as of the last change.
+    pub clocks_ms: [u64; 2],
+    /// The last event's number.
+    pub event: u64,
+    /// When it was created, started and ended (Unix milliseconds).
+    pub created_ms: u64,
+    /// When the second player joined.
+    pub started_ms: Option<u64>,
+    /// When it ended.
+    pub ended_ms: Option<u64>,
+}
+
+fn status_text(status: Status) -> &'static str {
+    match status {
+        Status::Open => "open",
+        Status::Playing => "playing",
+        Status::Over => "over",
+    }
+}
+
+fn choice_text(choice: SeatChoice) -> &'static str {
+    match choice {
+        SeatChoice::Silver => "silver",
+        SeatChoice::Red => "red",
+        SeatChoice::Random => "random",
+    }
+}
+
+fn ms(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+fn unms(v: i64) -> u64 {
+    u64::try_from(v).unwrap_or(0)
+}
+
+impl GameRow {
+    fn from_row(row: &AnyRow) -> Result<GameRow> {
+        let bad = |what: &str| StoreError(format!("a stored game has a bad {what}"));
+        let status = match row.try_get::<String, _>("status")?.as_str() {
+            "open" => Status::Open,
+            "playing" => Status::Playing,
+            "over" => Status::Over,
+            _ => return Err(bad("status")),
+        };
+        let result = match row.try_get::<Option<String>, _>("result")? {
+            Some(json) => Some(serde_json::from_str(&json).map_err(|_| bad("result"))?),
+            None => None,
+        };
+        let initial: Option<i64> = row.try_get("initial_ms")?;
+        let increment: Option<i64> = row.try_get("increment_ms")?;
+        let clock = initial.map(|i| ClockSpec {
+            initial_ms: unms(i),
+            increment_ms: unms(increment.unwrap_or(0)),
+        });
+        let choice: String = row.try_get("creator_choice")?;
+        Ok(GameRow {
+            code: row.try_get("code")?,
+            setup: row.try_get("setup")?,
+            start: row.try_get("start")?,
+            rated: row.try_get::<i64, _>("rated")? != 0,
+            listed: row.try_get::<i64, _>("listed")? != 0,
+            clock,
+            creator_choice: choice.parse().map_err(|_| bad("colour"))?,
+            players: [row.try_get("silver_player")?, row.try_get("red_player")?],
+            secrets: [row.try_get("silver_secret")?, row.try_get("red_secret")?],
+            status,
+            result,
+            clocks_ms: [
+                unms(row.try_get::<Option<i64>, _>("silver_ms")?.unwrap_or(0)),
+                unms(row.try_get::<Option<i64>, _>("red_ms")?.unwrap_or(0)),
+            ],
+            event: unms(row.try_get("event")?),
+            created_ms: unms(row.try_get("created_ms")?),
+            started_ms: row.try_get::<Option<i64>, _>("started_ms")?.map(unms),
+            ended_ms: row.try_get::<Option<i64>, _>("ended_ms")?.map(unms),
+        })
+    }
+}
+
+/// A rating change to store with a game's end.
+pub struct RatingChange {
+    /// The player.
+    pub id: String,
+    /// Their new rating.
+    pub rating: Glicko2Rating,
+}
+
+/// Both clocks and the event number of game `code`, in a transaction.
+async fn set_clocks(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    code: &str,
+    clocks_ms: [u64; 2],
+    event: u64,
+) -> Result<()> {
+    sqlx::query("UPDATE games SET silver_ms = $1, red_ms = $2, event = $3 WHERE code = $4")
+        .bind(ms(clocks_ms[0]))
+        .bind(ms(clocks_ms[1]))
+        .bind(ms(event))
+        .bind(code)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// The database.
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+}
+
+impl Store {
+    /// Opens (creating if needed) the SQLite database in `dir` and brings its schema up to date.
+    pub async fn open_folder(dir: &Path) -> Result<Store> {
+        std::fs::create_dir_all(dir).map_err(|e| StoreError(format!("{}: {e}", dir.display())))?;
+        let file = dir.join("khet-server.sqlite3");
+        Store::open(&format!("sqlite://{}?mode=rwc", file.display())).await
+    }
+
+    /// Opens the database at `url` (`sqlite://…`, later `postgres://…`).
+    pub async fn open(url: &str) -> Result<Store> {
+        sqlx::any::install_default_drivers();
+        let pool = AnyPoolOptions::new()
+            .max_connections(8)
+            .after_connect(|conn, _| {
+                Box::pin(async move {
+                    if conn.backend_name().eq_ignore_ascii_case("sqlite") {
+                        // WAL lets readers (the lists, the records) run beside the one writer;
+                        // FULL makes each commit durable before the player is told.
+                        for pragma in [
+                            "PRAGMA journal_mode = WAL",
+                            "PRAGMA synchronous = FULL",
+                            "PRAGMA busy_timeout = 10000",
+                            "PRAGMA foreign_keys = ON",
+                        ] {
+                            sqlx::query(pragma).execute(&mut *conn).await?;
+                        }
+                    }
+                    Ok(())
+                })
+            })
+            .connect(url)
+            .await?;
+        let migrations = MIGRATIONS
+            .iter()
+            .map(|&(version, name, sql)| {
+                Migration::new(
+                    version,
+                    Cow::Borrowed(name),
+                    MigrationType::Simple,
+                    sqlx::SqlSafeStr::into_sql_str(sqlx::AssertSqlSafe(sql)),
+                    false,
+                )
+            })
+            .collect::<Vec<_>>();
+        let migrator = Migrator {
+            migrations: Cow::Owned(migrations),
+            ..Migrator::DEFAULT
+        };
+        migrator.run(&pool).await?;
+        Ok(Store { pool })
+    }
+
+    /// The player whose identity hashes to `hash`.
+    pub async fn player_by_identity(&self, hash: &str) -> Result<Option<PlayerRow>> {
+        let row = sqlx::query("SELECT * FROM players WHERE identity_hash = $1")
+            .bind(hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(PlayerRow::from_row).transpose()
+    }
+
+    /// The player `id`.
+    pub async fn player(&self, id: &str) -> Result<Option<PlayerRow>> {
+        let row = sqlx::query("SELECT * FROM players WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(PlayerRow::from_row).transpose()
+    }
+
+    /// A new player.
+    pub async fn insert_player(&self, player: &PlayerRow, hash: &str, now_ms: u64) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO players (id, identity_hash, name, rating, deviation, volatility, games, \
+             created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(&player.id)
+        .bind(hash)
+        .bind(&player.name)
+        .bind(player.rating.rating)
+        .bind(player.rating.deviation)
+        .bind(player.rating.volatility)
+        .bind(player.games)
+        .bind(ms(now_ms))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// A player's new display name.
+    pub async fn rename(&self, id: &str, name: &str) -> Result<()> {
+        sqlx::query("UPDATE players SET name = $1 WHERE id = $2")
+            .bind(name)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// A new game.
+    pub async fn insert_game(&self, g: &GameRow) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO games (code, setup, start, rated, listed, initial_ms, increment_ms, \
+             creator_choice, silver_player, red_player, silver_secret, red_secret, status, \
+             result, silver_ms, red_ms, event, created_ms, started_ms, ended_ms) VALUES ($1, $2, \
+             $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, NULL, $14, $15, $16, $17, NULL, NULL)",
+        )
+        .bind(&g.code)
+        .bind(&g.setup)
+        .bind(&g.start)
+        .bind(i64::from(g.rated))
+        .bind(i64::from(g.listed))
+        .bind(g.clock.map(|c| ms(c.initial_ms)))
+        .bind(g.clock.map(|c| ms(c.increment_ms)))
+        .bind(choice_text(g.creator_choice))
+        .bind(g.players[0].clone())
+        .bind(g.players[1].clone())
+        .bind(g.secrets[0].clone())
+        .bind(g.secrets[1].clone())
+        .bind(status_text(g.status))
+        .bind(ms(g.clocks_ms[0]))
+        .bind(ms(g.clocks_ms[1]))
+        .bind(ms(g.event))
+        .bind(ms(g.created_ms))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The second player takes the free seat: the game starts. False if it was not open.
+    pub async fn start_game(
+        &self,
+        code: &str,
+        player: &str,
+        secret_hash: &str,
+        event: u64,
+        now_ms: u64,
+    ) -> Result<bool> {
+        // Exactly one seat is free; COALESCE fills that one.
+        let done = sqlx::query(
+            "UPDATE games SET silver_player = COALESCE(silver_player, $1), red_player = \
+             COALESCE(red_player, $1), silver_secret = COALESCE(silver_secret, $2), red_secret \
+             = COALESCE(red_secret, $2), status = 'playing', event = $3, started_ms = $4 WHERE \
+             code = $5 AND status = 'open'",
+        )
+        .bind(player)
+        .bind(secret_hash)
+        .bind(ms(event))
+        .bind(ms(now_ms))
+        .bind(code)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// A move, with both clocks after it and the event's number.
+    pub async fn add_move(
+        &self,
+        code: &str,
+        ply: u32,
+        mv: &str,
+        clocks_ms: [u64; 2],
+        event: u64,
+        now_ms: u64,
+    ) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO moves (code, ply, mv, silver_ms, red_ms, at_ms) VALUES ($1, $2, $3, $4, \
+             $5, $6)",
+        )
+        .bind(code)
+        .bind(i64::from(ply))
+        .bind(mv)
+        .bind(ms(clocks_ms[0]))
+        .bind(ms(clocks_ms[1]))
+        .bind(ms(now_ms))
+        .execute(&mut *tx)
+        .await?;
+        set_clocks(&mut tx, code, clocks_ms, event).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Moves taken back: `plies` remain.
+    pub async fn take_back(
+        &self,
+        code: &str,
+        plies: u32,
+        clocks_ms: [u64; 2],
+        event: u64,
+    ) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM moves WHERE code = $1 AND ply >= $2")
+            .bind(code)
+            .bind(i64::from(plies))
+            .execute(&mut *tx)
+            .await?;
+        set_clocks(&mut tx, code, clocks_ms, event).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// An event that changes nothing else stored (a draw offer, a request).
+    pub async fn set_event(&self, code: &str, event: u64) -> Result<()> {
+        sqlx::query("UPDATE games SET event = $1 WHERE code = $2")
+            .bind(ms(event))
+            .bind(code)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The end of a game, with both players' new ratings if it was rated.
+    pub async fn finish(
+        &self,
+        code: &str,
+        result: GameResult,
+        clocks_ms: [u64; 2],
+        event: u64,
+        now_ms: u64,
+        ratings: &[RatingChange],
+    ) -> Result<()> {
+        let json = serde_json::to_string(&result).map_err(|e| StoreError(e.to_string()))?;
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "UPDATE games SET status = 'over', result = $1, silver_ms = $2, red_ms = $3, event = \
+             $4, ended_ms = $5 WHERE code = $6",
+        )
+        .bind(json)
+        .bind(ms(clocks_ms[0]))
+        .bind(ms(clocks_ms[1]))
+        .bind(ms(event))
+        .bind(ms(now_ms))
+        .bind(code)
+        .execute(&mut *tx)
+        .await?;
+        for change in ratings {
+            sqlx::query(
+                "UPDATE players SET rating = $1, deviation = $2, volatility = $3, games = games + \
+                 1 WHERE id = $4",
+            )
+            .bind(change.rating.rating)
+            .bind(change.rating.deviation)
+            .bind(change.rating.volatility)
+            .bind(&change.id)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// An open game withdrawn by its creator.
+    pub async fn delete_open(&self, code: &str) -> Result<()> {
+        sqlx::query("DELETE FROM games WHERE code = $1 AND status = 'open'")
+            .bind(code)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The game `code`.
+    pub async fn game(&self, code: &str) -> Result<Option<GameRow>> {
+        let row = sqlx::query("SELECT * FROM games WHERE code = $1")
+            .bind(code)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(GameRow::from_row).transpose()
+    }
+
+    /// The moves of game `code`, in order.
+    pub async fn moves(&self, code: &str) -> Result<Vec<String>> {
+        let rows = sqlx::query("SELECT mv FROM moves WHERE code = $1 ORDER BY ply")
+            .bind(code)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| r.try_get::<String, _>("mv").map_err(StoreError::from))
+            .collect()
+    }
+
+    /// The games not over (to take up again when the server starts).
+    pub async fn unfinished(&self) -> Result<Vec<String>> {
+        let rows = sqlx::query("SELECT code FROM games WHERE status <> 'over' ORDER BY created_ms")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| r.try_get::<String, _>("code").map_err(StoreError::from))
+            .collect()
+    }
+
+    /// The newest games, with their number of moves.
+    pub async fn recent_games(&self, limit: u32) -> Result<Vec<(GameRow, u64)>> {
+        let rows = sqlx::query(
+            "SELECT g.*, (SELECT COUNT(*) FROM moves m WHERE m.code = g.code) AS plies FROM games \
+             g ORDER BY g.created_ms DESC LIMIT $1",
+        )
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((GameRow::from_row(r)?, unms(r.try_get("plies")?))))
+            .collect()
+    }
+
+    /// The players with rated games, best first.
+    pub async fn leaderboard(&self, limit: u32) -> Result<Vec<PlayerRow>> {
+        let rows = sqlx::query(
+            "SELECT * FROM players WHERE games > 0 ORDER BY rating DESC, games DESC LIMIT $1",
+        )
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(PlayerRow::from_row).collect()
+    }
+
+    /// Closes the pool (at shutdown, so that SQLite checkpoints its log).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}

@@ -1,0 +1,347 @@
+//! A real `khet-server` process on 127.0.0.1 (a free port, a temporary data folder) and blocking
+//! clients that keep a mirror of their game, for the online tests.
+
+#![allow(dead_code)]
+
+use khet_engine::{Color, GameResult};
+use khet_protocol::client::Connection;
+use khet_protocol::{ClientMsg, Mirror, NewGame, Refusal, SeatChoice, ServerMsg, Status};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// How long any one wait in these tests may take before it fails: far longer than anything
+/// takes on a loaded machine, so that only a real hang fails.
+pub const PATIENCE: Duration = Duration::from_secs(60);
+
+static COUNTER: AtomicU64 = AtomicU64::new(1);
+
+fn unique() -> u64 {
+    COUNTER.fetch_add(1, Ordering::Relaxed)
+}
+
+/// A temporary folder, removed at the end.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!(
+            "khet-server-test-{}-{name}-{}",
+            std::process::id(),
+            unique()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A running server.
+pub struct Server {
+    child: Child,
+    /// `ws://127.0.0.1:PORT`.
+    pub url: String,
+    /// `127.0.0.1:PORT`.
+    pub addr: String,
+}
+
+impl Server {
+    /// Starts `khet-server` on `data`, on `port` (0: any free one), with extra arguments.
+    pub fn start(data: &Path, port: u16, extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_khet-server"))
+            .args(["--listen", &format!("127.0.0.1:{port}"), "--data"])
+            .arg(data)
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("khet-server starts");
+        let stdout = child.stdout.take().expect("its output");
+        let mut reader = BufReader::new(stdout);
+        let mut line = String::new();
+        reader
+            .read_line(&mut line)
+            .expect("it says where it listens");
+        // Keep reading what else it says, as a terminal would.
+        std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
+        let url = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("not the first line expected: {line:?}"))
+            .to_string();
+        let addr = url.trim_start_matches("ws://").to_string();
+        Server { child, url, addr }
+    }
+
+    /// The port it listens on.
+    pub fn port(&self) -> u16 {
+        self.addr.rsplit(':').next().unwrap().parse().unwrap()
+    }
+
+    /// SIGKILL: no chance to finish anything.
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// A plain HTTP GET: status and body.
+    pub fn get(&self, path: &str) -> (u16, String) {
+        let mut s = TcpStream::connect(&self.addr).expect("connects");
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.addr
+        )
+        .unwrap();
+        let mut text = String::new();
+        s.read_to_string(&mut text).unwrap();
+        let status = text[9..12].parse().unwrap();
+        let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
+        (status, body.to_string())
+    }
+
+    /// Whether it still answers.
+    pub fn alive(&mut self) -> bool {
+        self.child.try_wait().ok().flatten().is_none() && self.get("/").0 == 200
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A new identity: 32 lowercase hexadecimal digits, different for each client.
+pub fn identity() -> String {
+    format!("{:016x}{:016x}", std::process::id(), unique())
+}
+
+/// A player or spectator with its own connection and mirror.
+pub struct Client {
+    pub conn: Connection,
+    pub url: String,
+    pub identity: String,
+    pub name: String,
+    pub mirror: Option<Mirror>,
+    pub seat: Option<(String, String)>,
+    pub refusals: Vec<(Refusal, String)>,
+    /// Events applied, by number (to prove each is applied once).
+    pub applied: Vec<u64>,
+    pub syncs: usize,
+    pub presence: Option<([bool; 2], [Option<u64>; 2])>,
+    pub lobby: Option<Vec<khet_protocol::OpenGame>>,
+}
+
+impl Client {
+    pub fn connect(url: &str, name: &str) -> Client {
+        Client::with_identity(url, name, &identity())
+    }
+
+    pub fn with_identity(url: &str, name: &str, identity: &str) -> Client {
+        let conn = Connection::open(url, identity, name).expect("connects and is welcomed");
+        Client {
+            conn,
+            url: url.to_string(),
+            identity: identity.to_string(),
+            name: name.to_string(),
+            mirror: None,
+            seat: None,
+            refusals: Vec::new(),
+            applied: Vec::new(),
+            syncs: 0,
+            presence: None,
+            lobby: None,
+        }
+    }
+
+    pub fn send(&mut self, msg: &ClientMsg) {
+        self.conn.send(msg).expect("sent");
+    }
+
+    /// Handles one message if one comes within `wait`.
+    pub fn pump(&mut self, wait: Duration) -> Option<ServerMsg> {
+        let msg = self.conn.recv(wait).expect("the connection holds")?;
+        match &msg {
+            ServerMsg::Seat { code, secret, .. } => {
+                self.seat = Some((code.clone(), secret.clone()));
+            }
+            ServerMsg::Sync { event, you, game } => {
+                self.syncs += 1;
+                self.mirror = Some(Mirror::from_sync(*event, *you, game.clone()).expect("replays"));
+            }
+            ServerMsg::Event { n, event } => {
+                let mirror = self.mirror.as_mut().expect("a sync before events");
+                match mirror.apply(*n, event).expect("in order") {
+                    khet_protocol::Applied::Changed(_) => self.applied.push(*n),
+                    khet_protocol::Applied::Duplicate => {}
+                }
+            }
+            ServerMsg::Refused { code, reason } => self.refusals.push((*code, reason.clone())),
+            ServerMsg::Presence {
+                connected,
+                gone_ms,
+                clocks,
+                ..
+            } => {
+                self.presence = Some((*connected, *gone_ms));
+                if let Some(mirror) = self.mirror.as_mut() {
+                    mirror.set_clocks(*clocks);
+                }
+            }
+            ServerMsg::Lobby { games } => self.lobby = Some(games.clone()),
+            _ => {}
+        }
+        Some(msg)
+    }
+
+    /// Handles messages until `done` holds; fails after [`PATIENCE`].
+    pub fn until(&mut self, what: &str, done: impl Fn(&Client) -> bool) {
+        let start = Instant::now();
+        while !done(self) {
+            assert!(
+                start.elapsed() < PATIENCE,
+                "{}: waited too long for {what}",
+                self.name
+            );
+            self.pump(Duration::from_millis(100));
+        }
+    }
+
+    /// Handles what arrives within `wait`.
+    pub fn drain(&mut self, wait: Duration) {
+        let end = Instant::now() + wait;
+        while Instant::now() < end {
+            self.pump(Duration::from_millis(20));
+        }
+    }
+
+    pub fn create(&mut self, new: NewGame) -> String {
+        self.send(&ClientMsg::Create(new));
+        self.until("a seat", |c| c.seat.is_some() && c.mirror.is_some());
+        self.seat.clone().unwrap().0
+    }
+
+    pub fn join(&mut self, code: &str) {
+        self.send(&ClientMsg::Join { code: code.into() });
+        self.until("a seat", |c| c.seat.is_some() && c.mirror.is_some());
+    }
+
+    pub fn mirror(&self) -> &Mirror {
+        self.mirror.as_ref().expect("following a game")
+    }
+
+    pub fn plies(&self) -> usize {
+        self.mirror.as_ref().map_or(0, |m| m.game.turns().len())
+    }
+
+    pub fn you(&self) -> Color {
+        self.mirror().you.expect("seated")
+    }
+
+    /// Plays `mv` as the next ply and waits until the server announced it.
+    pub fn play(&mut self, mv: &str) {
+        self.until(&format!("my turn to play {mv}"), |c| c.mirror().my_turn());
+        let ply = self.plies();
+        self.send(&ClientMsg::Move {
+            ply: ply as u32,
+            mv: mv.into(),
+        });
+        let refused = self.refusals.len();
+        self.until(&format!("{mv} played"), |c| {
+            c.plies() > ply || c.refusals.len() > refused
+        });
+        assert_eq!(
+            self.refusals.len(),
+            refused,
+            "{mv} refused: {:?}",
+            self.refusals.last()
+        );
+    }
+
+    /// Sends `msg` and waits for its refusal, which must be `code`.
+    pub fn refused(&mut self, msg: &ClientMsg, code: Refusal) {
+        let before = self.refusals.len();
+        self.send(msg);
+        self.until(&format!("a refusal of {msg:?}"), |c| {
+            c.refusals.len() > before
+        });
+        assert_eq!(
+            self.refusals[before].0, code,
+            "{msg:?}: {:?}",
+            self.refusals[before]
+        );
+    }
+
+    pub fn result(&self) -> Option<GameResult> {
+        self.mirror.as_ref().and_then(|m| {
+            (m.view.status == Status::Over)
+                .then_some(m.view.result)
+                .flatten()
+        })
+    }
+
+    pub fn wait_result(&mut self) -> GameResult {
+        self.until("the end of the game", |c| c.result().is_some());
+        self.result().unwrap()
+    }
+
+    /// Takes its seat again on a new connection, as after a drop (`since` the last event it
+    /// has) or after a restart of the program (no mirror: the whole game).
+    pub fn reconnect(&mut self, keep_mirror: bool) {
+        let conn = Connection::open(&self.url, &self.identity, &self.name).expect("reconnects");
+        std::mem::replace(&mut self.conn, conn).close();
+        if !keep_mirror {
+            self.mirror = None;
+        }
+        let (code, secret) = self.seat.clone().expect("a seat");
+        let since = self.mirror.as_ref().map(|m| m.event);
+        self.send(&ClientMsg::Play {
+            code,
+            secret,
+            since,
+        });
+    }
+}
+
+/// A casual game without clocks from Classic, the creator Silver.
+pub fn casual() -> NewGame {
+    NewGame {
+        setup: "classic".into(),
+        clock: None,
+        color: SeatChoice::Silver,
+        rated: false,
+        listed: false,
+    }
+}
+
+/// Two players seated in a new game: Silver (the creator) and Red.
+pub fn pair(url: &str, new: NewGame) -> (Client, Client, String) {
+    let mut silver = Client::connect(url, "Silver player");
+    let code = silver.create(new);
+    let mut red = Client::connect(url, "Red player");
+    red.join(&code);
+    silver.until("the start", |c| c.mirror().view.status == Status::Playing);
+    assert_eq!(silver.you(), Color::Silver);
+    assert_eq!(red.you(), Color::Red);
+    (silver, red, code)
+}
+
+/// The record at `/games/CODE.ron`, replayed by the engine.
+pub fn replayed(server: &Server, code: &str) -> khet_engine::Game {
+    let (status, text) = server.get(&format!("/games/{code}.ron"));
+    assert_eq!(status, 200, "{text}");
+    khet_engine::Record::from_ron(&text, "record")
+        .and_then(|r| r.replay(&text, "record"))
+        .unwrap_or_else(|e| panic!("the record replays: {e}\n{text}"))
+}
