@@ -4,7 +4,7 @@
 //! - [`table`]: the match at the table (the specification, the turn flow, the show, selection,
 //!   clocks, the computer, pieces, the shot's cues, the laser preview);
 //! - [`learn`]: tutorial, lessons and puzzles, progress; [`editor`]: the setup editor;
-//!   [`replay`]: replays and analysis; [`saves`]: saved games;
+//!   [`replay`]: replays and analysis; [`saves`]: saved games; [`online`]: online play;
 //! - [`stage`]: what draws the board; [`theme`]: egui layout and shared widgets;
 //! - leaves every feature may use: [`screen`], [`news`], [`settings`], [`board`], [`files`],
 //!   [`setups`], [`frames`] (draw only when something changes); and [`sound`];
@@ -25,6 +25,7 @@ pub mod files;
 pub mod frames;
 pub mod learn;
 pub mod news;
+pub mod online;
 pub mod replay;
 pub mod saves;
 pub mod screen;
@@ -73,6 +74,7 @@ impl Plugin for CorePlugin {
         saves::plugin(app);
         replay::plugin(app);
         editor::plugin(app);
+        online::plugin(app);
     }
 }
 
@@ -90,5 +92,6 @@ impl Plugin for ViewPlugin {
         replay::ui::plugin(app);
         saves::ui::plugin(app);
         settings::ui::plugin(app);
+        online::ui::plugin(app);
     }
 }

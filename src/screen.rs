@@ -19,6 +19,8 @@ pub enum Screen {
     Learn,
     /// The setup editor.
     Editor,
+    /// Online play: the server, creating and joining games, the lobby, the leaderboard.
+    Online,
 }
 
 pub(super) fn plugin(app: &mut App) {

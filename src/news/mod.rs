@@ -28,6 +28,8 @@ pub enum News {
     },
     SelectOwn(Side),
     ComputersTurn,
+    /// Online, the player elsewhere is to move.
+    OpponentsTurn,
     GameIsOver,
     SelectToTurn,
     CannotTurn(String),
@@ -73,6 +75,8 @@ pub enum News {
     /// An asset file (a model, a sound) missing or broken: its path, why, and what is used
     /// instead.
     Asset(String),
+    /// Online play: connected, the connection lost or back, what the server refused.
+    Online(String),
 }
 
 impl fmt::Display for News {
@@ -97,6 +101,7 @@ impl fmt::Display for News {
             } => write!(f, "That {kind} is {owner}'s; {to_move} is to move."),
             News::SelectOwn(side) => write!(f, "Select one of {side}'s pieces."),
             News::ComputersTurn => write!(f, "It is the computer's turn."),
+            News::OpponentsTurn => write!(f, "It is your opponent's turn."),
             News::GameIsOver => write!(f, "The game is over: start a new game or a rematch."),
             News::SelectToTurn => write!(f, "Select a piece to turn it."),
             News::CannotTurn(reason) => write!(f, "Cannot turn it: {reason}."),
@@ -138,7 +143,10 @@ impl fmt::Display for News {
             News::SaveFailed(reason) => write!(f, "Not saved: {reason}"),
             News::Copied(what) => write!(f, "Copied {what} to the clipboard."),
             News::PasteFailed(reason) => write!(f, "Nothing to paste: {reason}"),
-            News::Damaged(reason) | News::Sound(reason) | News::Asset(reason) => {
+            News::Damaged(reason)
+            | News::Sound(reason)
+            | News::Asset(reason)
+            | News::Online(reason) => {
                 write!(f, "{reason}")
             }
             News::SoftwareRenderer(name) => write!(

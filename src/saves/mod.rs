@@ -61,7 +61,11 @@ impl Saved {
         } else {
             r.setup.clone()
         };
-        let players = r.players.each_ref().map(|p| Player::from_label(p));
+        // A saved online game goes on at the table: its online opponent becomes a person.
+        let players = r.players.each_ref().map(|p| match Player::from_label(p) {
+            Player::Online => Player::Person,
+            p => p,
+        });
         let mut spec = NewGameSpec::resuming(name, self.game.clone(), players, r.date.clone());
         spec.mode = if r.tournament {
             Mode::Tournament

@@ -64,6 +64,10 @@ pub struct Settings {
     pub muted: bool,
     /// The camera shakes a little when the laser strikes.
     pub camera_shake: bool,
+    /// The name other players see online.
+    pub online_name: String,
+    /// The server of online play (`ws://host:port`).
+    pub online_server: String,
 }
 
 impl Default for Settings {
@@ -84,6 +88,8 @@ impl Default for Settings {
             volume: 0.8,
             muted: false,
             camera_shake: true,
+            online_name: String::new(),
+            online_server: format!("ws://127.0.0.1:{}", khet_protocol::DEFAULT_PORT),
         }
     }
 }
@@ -111,6 +117,13 @@ impl Settings {
         };
         s.camera_pitch_degrees = s.camera_pitch_degrees.clamp(10.0, 89.0);
         s.camera_distance = s.camera_distance.clamp(6.0, 30.0);
+        // A name the server would refuse is forgotten rather than sent.
+        if !s.online_name.is_empty() && khet_protocol::check_name(&s.online_name).is_err() {
+            s.online_name.clear();
+        }
+        if s.online_server.len() > 512 {
+            s.online_server = Settings::default().online_server;
+        }
         s.volume = if s.volume.is_finite() {
             s.volume.clamp(0.0, 1.0)
         } else {

@@ -123,10 +123,11 @@ fn purpose(m: &Match, want_hint: bool) -> Option<(Level, Purpose)> {
     }
     match m.player(side) {
         Player::Computer(level) => Some((level, Purpose::Play)),
-        Player::Person if want_hint && m.spec.mode == Mode::Casual => {
+        // No hints online: the opponent is a person playing alone.
+        Player::Person if want_hint && m.spec.mode == Mode::Casual && !m.spec.online => {
             Some((Level::Master, Purpose::Hint))
         }
-        Player::Person => None,
+        Player::Person | Player::Online => None,
     }
 }
 

@@ -66,8 +66,13 @@ fn set_up(mut new_games: MessageReader<NewGameRequested>, mut commands: Commands
     }
 }
 
-fn add_increment(mut applied: MessageReader<MoveApplied>, clocks: Option<ResMut<Clocks>>) {
-    let Some(mut clocks) = clocks else {
+fn add_increment(
+    mut applied: MessageReader<MoveApplied>,
+    clocks: Option<ResMut<Clocks>>,
+    m: Res<Match>,
+) {
+    // Online, the server's clocks are shown as they are (`crate::online`).
+    let (Some(mut clocks), false) = (clocks, m.spec.online) else {
         applied.clear();
         return;
     };
@@ -100,7 +105,8 @@ fn run_clock(
     mut frames: ResMut<crate::frames::NextFrame>,
 ) {
     let Some(mut clocks) = clocks else { return };
-    if m.game.is_over() || !show.is_idle() {
+    // Online, the server runs the clocks and their flags (`crate::online`).
+    if m.game.is_over() || !show.is_idle() || m.spec.online {
         return;
     }
     let side = m.game.side_to_move();

@@ -171,6 +171,10 @@ pub(super) fn table_actions(
     for &action in actions.read() {
         let side = m.game.side_to_move();
         let mut result = None;
+        // Online, the server decides these (`crate::online` forwards them).
+        if m.spec.online && !matches!(action, TableAction::Skip | TableAction::ReplayShot) {
+            continue;
+        }
         match action {
             TableAction::OfferDraw => {
                 if !m.game.is_over() && m.draw_offer.is_none() {

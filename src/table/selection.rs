@@ -138,7 +138,13 @@ fn clicks(
             continue;
         }
         if !m.person_to_move() {
-            news.write(News::ComputersTurn);
+            news.write(
+                if m.player(game.side_to_move()) == khet_engine::Player::Online {
+                    News::OpponentsTurn
+                } else {
+                    News::ComputersTurn
+                },
+            );
             continue;
         }
         if let Some(mv) = selection.move_to(game, sq) {

@@ -19,6 +19,9 @@ pub struct NewGameSpec {
     /// A tutorial step or a puzzle (`crate::learn`): no autosave, no computer opponent; the
     /// table is then in [`super::OnTable::Lesson`].
     pub lesson: bool,
+    /// An online game (`crate::online`): the server decides draws, resignations, take-backs
+    /// and the clocks, so the table forwards those and shows what the server says.
+    pub online: bool,
 }
 
 impl NewGameSpec {
@@ -32,6 +35,7 @@ impl NewGameSpec {
             clock: None,
             resume: None,
             lesson: false,
+            online: false,
         }
     }
 }

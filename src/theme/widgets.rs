@@ -66,6 +66,7 @@ pub fn nav(ui: &mut egui::Ui, here: Screen, go: &mut NextState<Screen>) {
         ui.heading("Khet");
         for (screen, label) in [
             (Screen::Playing, "Game"),
+            (Screen::Online, "Online"),
             (Screen::Learn, "Learn"),
             (Screen::Editor, "Editor"),
             (Screen::Open, "Open"),

@@ -433,6 +433,13 @@ impl Game {
         Ok(turn)
     }
 
+    /// Ends the game with a result decided elsewhere: a server's (a resignation, an agreement,
+    /// a flag, an abandonment, a claimed repetition) or a record's. A game over already keeps
+    /// its own result, which is returned.
+    pub fn end_with(&mut self, result: GameResult) -> GameResult {
+        *self.result.get_or_insert(result)
+    }
+
     /// Sets a result read from a record (resignations and agreements are not in the moves).
     pub(crate) fn set_result(&mut self, result: Option<GameResult>) {
         self.result = result;

@@ -14,6 +14,9 @@ pub enum Player {
     Person,
     /// The engine at a level.
     Computer(Level),
+    /// A person elsewhere, whose moves come through a server (`khet-server`): the table only
+    /// shows them.
+    Online,
 }
 
 impl Player {
@@ -22,11 +25,17 @@ impl Player {
         match self {
             Player::Person => "Person".into(),
             Player::Computer(level) => format!("Computer {}", level.name()),
+            Player::Online => "Online".into(),
         }
     }
 
     /// The player a record names; any other name (another program's, a person's) is a person.
+    /// `Online` is read too, for a program that follows online games; a game taken up from a
+    /// file is played at the table, so the game turns it into a person.
     pub fn from_label(label: &str) -> Player {
+        if label == "Online" {
+            return Player::Online;
+        }
         label
             .strip_prefix("Computer ")
             .and_then(|l| l.parse().ok())
@@ -94,7 +103,11 @@ mod tests {
 
     #[test]
     fn player_labels_round_trip_and_strangers_are_people() {
-        for p in [Player::Person, Player::Computer(Level::Master)] {
+        for p in [
+            Player::Person,
+            Player::Computer(Level::Master),
+            Player::Online,
+        ] {
             assert_eq!(Player::from_label(&p.label()), p);
         }
         assert_eq!(Player::from_label("Khet2-AI"), Player::Person);

@@ -216,6 +216,8 @@ pub enum ClientMsg {
     },
     /// Ask for the open games now and whenever they change (until the next game command).
     Lobby,
+    /// Ask for the best rated players ([`ServerMsg::Leaderboard`]).
+    Leaderboard,
     /// Take one's seat in a game again (after a dropped connection or a restart).
     Play {
         /// The game's code.
@@ -512,6 +514,11 @@ pub enum ServerMsg {
     Lobby {
         /// The games.
         games: Vec<OpenGame>,
+    },
+    /// The players with rated games, best first (at most a hundred).
+    Leaderboard {
+        /// The players.
+        players: Vec<PlayerInfo>,
     },
     /// A message refused; nothing changed.
     Refused {

@@ -137,10 +137,8 @@ impl Room {
             .map_err(|e| StoreError(format!("game {}: start: {e}", row.code)))?;
         let mut game = Game::from_moves(start, moves)
             .map_err(|e| StoreError(format!("game {}: moves: {e}", row.code)))?;
-        if let Some(result) = row.result
-            && game.result().is_none()
-        {
-            restore_result(&mut game, result);
+        if let Some(result) = row.result {
+            game.end_with(result);
         }
         let now = Instant::now();
         let (tx, _) = broadcast::channel(256);
@@ -705,7 +703,7 @@ impl Room {
         self.store
             .finish(&self.row.code, result, clocks_ms, n, now_ms(), &changes)
             .await?;
-        restore_result(&mut self.game, result);
+        self.game.end_with(result);
         self.clocks_ms = clocks_ms;
         self.turn_started = None;
         self.row.status = Status::Over;
@@ -746,26 +744,4 @@ impl Room {
         self.hub.remove_room(&self.row.code, self.id);
         Ok(())
     }
-}
-
-/// Puts a stored result (a resignation, an agreement, a flag) on a game rebuilt from its moves.
-fn restore_result(game: &mut Game, result: GameResult) {
-    if game.result().is_some() {
-        return;
-    }
-    let _ = match result {
-        GameResult::Win { winner, reason } => match reason {
-            khet_engine::WinReason::Resignation => game.resign(winner.other()),
-            khet_engine::WinReason::Time => game.lose_on_time(winner.other()),
-            khet_engine::WinReason::Abandonment => game.abandon(winner.other(), false),
-            // Lit Pharaohs and missing moves come from the moves themselves.
-            _ => Ok(result),
-        },
-        GameResult::Draw { reason } => match reason {
-            khet_engine::DrawReason::Agreement => game.agree_draw(),
-            khet_engine::DrawReason::Repetition => game.claim_draw(),
-            khet_engine::DrawReason::Abandonment => game.abandon(Color::Silver, true),
-            _ => Ok(result),
-        },
-    };
 }

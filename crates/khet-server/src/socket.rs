@@ -282,6 +282,14 @@ impl Session {
                 self.lobby = Some(rx);
                 self.send(&json).await
             }
+            ClientMsg::Leaderboard => match self.hub.store().leaderboard(100).await {
+                Ok(rows) => {
+                    let players = rows.iter().map(crate::store::PlayerRow::info).collect();
+                    self.send(&ServerMsg::Leaderboard { players }.to_json())
+                        .await
+                }
+                Err(e) => self.refuse(e.into()).await,
+            },
             ClientMsg::Leave => {
                 self.unfollow().await;
                 Next::Continue

@@ -70,7 +70,7 @@ fn a_bad_hello_is_refused_and_the_connection_closed() {
     );
     refused_hello(
         &server,
-        &hello(VERSION, &id.to_uppercase(), "Ada"),
+        &hello(VERSION, "ABCDEF0123456789ABCDEF0123456789", "Ada"),
         Refusal::BadSecret,
     );
     refused_hello(&server, &hello(VERSION, &id, ""), Refusal::BadName);

@@ -229,6 +229,21 @@ fn rated_games_change_ratings_and_fill_the_leaderboard() {
     let first = board.find("Silver player").expect("on the leaderboard");
     let second = board.find("Red player").expect("on the leaderboard");
     assert!(first < second, "best first: {board}");
+    // The leaderboard over the socket says the same.
+    let mut looker = Client::connect(&server.url, "Looker");
+    looker.send(&ClientMsg::Leaderboard);
+    let board = loop {
+        if let Some(khet_protocol::ServerMsg::Leaderboard { players }) =
+            looker.pump(Duration::from_millis(100))
+        {
+            break players;
+        }
+    };
+    assert_eq!(board.len(), 2);
+    assert_eq!(
+        (board[0].id.as_str(), board[1].id.as_str()),
+        (s.id.as_str(), r.id.as_str())
+    );
     // The same installation is the same player the next time, under a new name.
     let again = Client::with_identity(&server.url, "Silver renamed", &silver.identity);
     assert_eq!(again.conn.player.id, s.id);

@@ -85,6 +85,7 @@ fn panel(
                     clock: choice.clock,
                     resume: None,
                     lesson: false,
+                    online: false,
                 }));
                 tab.set(SideTab::Game);
             }

@@ -51,7 +51,7 @@ pub fn table_buttons(
             actions.write(TableAction::Undo);
         }
         let hint = ui.add_enabled(
-            casual && m.person_to_move() && !thinking && show.is_idle(),
+            casual && !m.spec.online && m.person_to_move() && !thinking && show.is_idle(),
             egui::Button::new("Hint"),
         );
         if hint.on_hover_text("The move Master would play").clicked() {

@@ -71,7 +71,7 @@ pub fn to_move(ui: &mut egui::Ui, m: &Match, thinking: Option<f32>, in_flight: b
             ui.spinner();
             let level = match m.player(side) {
                 Player::Computer(l) => l.name(),
-                Player::Person => "",
+                Player::Person | Player::Online => "",
             };
             ui.label(format!("{side} ({level}) is thinking… {:.0} s", secs));
         });

@@ -1,0 +1,389 @@
+//! `khet-load`: the server under load, measured. It starts `khet-server` (the binary beside
+//! this one) on loopback with a fresh database, or uses `--server URL`, and plays `--games`
+//! games at once between pairs of bots over real WebSockets. Each bot thinks `--think-ms`
+//! (jittered) and plays a random legal move. It reports:
+//! - the games played at once and the moves a second;
+//! - the round trip of a move (sent until its `moved` event comes back): median and p99;
+//! - the server's memory and CPU;
+//! - whether every acknowledged move is in the server's records.
+//!
+//! A benchmark, not a test: run it on a quiet machine
+//! (`cargo run --release -p khet-server --bin khet-load -- --games 1000`).
+
+use clap::Parser;
+use futures_util::{SinkExt, StreamExt};
+use khet_engine::Rng;
+use khet_protocol::{ClientMsg, Mirror, NewGame, SeatChoice, ServerMsg, Status, VERSION};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+#[derive(Parser)]
+#[command(
+    name = "khet-load",
+    about = "Many bot games at once against a Khet server, measured"
+)]
+struct Args {
+    /// Games played at once
+    #[arg(long, default_value_t = 1000)]
+    games: u32,
+    /// How long a bot thinks before each move, on average (milliseconds)
+    #[arg(long, default_value_t = 2000)]
+    think_ms: u64,
+    /// Seconds measured, once every game has started
+    #[arg(long, default_value_t = 60)]
+    seconds: u64,
+    /// Seconds over which the games are started
+    #[arg(long, default_value_t = 20)]
+    ramp: u64,
+    /// An already running server instead of starting one
+    #[arg(long)]
+    server: Option<String>,
+}
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+#[derive(Default)]
+struct Stats {
+    /// Round trips in microseconds, while measuring.
+    rtts: Mutex<Vec<u32>>,
+    measuring: std::sync::atomic::AtomicBool,
+    moves: AtomicU64,
+    live: AtomicI64,
+    started: AtomicU64,
+    errors: AtomicU64,
+    /// (code, moves acknowledged to the bots).
+    acknowledged: Mutex<Vec<(String, usize)>>,
+}
+
+async fn send(ws: &mut Socket, msg: &ClientMsg) -> Result<(), String> {
+    ws.send(Message::text(msg.to_json()))
+        .await
+        .map_err(|e| e.to_string())
+}
+
+async fn recv(ws: &mut Socket) -> Result<ServerMsg, String> {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(120), ws.next())
+            .await
+            .map_err(|_| "no message for 120 s".to_string())?
+            .ok_or("closed")?
+            .map_err(|e| e.to_string())?;
+        if let Message::Text(text) = msg {
+            return ServerMsg::from_json(text.as_str());
+        }
+    }
+}
+
+async fn connect(url: &str, n: u64) -> Result<Socket, String> {
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("{url}/ws"))
+        .await
+        .map_err(|e| e.to_string())?;
+    send(
+        &mut ws,
+        &ClientMsg::Hello {
+            version: VERSION,
+            identity: format!("{:032x}", n + 1),
+            name: format!("bot {n}"),
+        },
+    )
+    .await?;
+    match recv(&mut ws).await? {
+        ServerMsg::Welcome { .. } => Ok(ws),
+        other => Err(format!("not welcomed: {other:?}")),
+    }
+}
+
+/// Reads until the game's sync.
+async fn synced(ws: &mut Socket) -> Result<Mirror, String> {
+    loop {
+        if let ServerMsg::Sync { event, you, game } = recv(ws).await? {
+            return Mirror::from_sync(event, you, game).map_err(|e| e.to_string());
+        }
+    }
+}
+
+/// One bot plays its side of the game until it ends.
+async fn play(
+    ws: &mut Socket,
+    mut mirror: Mirror,
+    think: Duration,
+    seed: u64,
+    stats: &Stats,
+) -> Result<usize, String> {
+    let mut rng = Rng::new(seed);
+    let mut sent: Option<(usize, Instant)> = None;
+    loop {
+        if mirror.view.status == Status::Over || mirror.result().is_some() {
+            return Ok(mirror.game.turns().len());
+        }
+        if mirror.my_turn() && sent.is_none() {
+            let jitter = think.as_millis() as u64 / 2;
+            let wait = think / 2 + Duration::from_millis(rng.below(jitter as usize * 2 + 1) as u64);
+            tokio::time::sleep(wait).await;
+            let moves = mirror.game.legal_moves();
+            let Some(mv) = rng.pick(&moves) else {
+                return Ok(mirror.game.turns().len());
+            };
+            let ply = mirror.game.turns().len();
+            send(
+                ws,
+                &ClientMsg::Move {
+                    ply: ply as u32,
+                    mv: mv.to_string(),
+                },
+            )
+            .await?;
+            sent = Some((ply, Instant::now()));
+        }
+        match recv(ws).await? {
+            ServerMsg::Event { n, event } => {
+                mirror.apply(n, &event).map_err(|e| e.to_string())?;
+                if let (Some((ply, at)), khet_protocol::GameEvent::Moved { ply: p, .. }) =
+                    (sent, &event)
+                    && *p as usize == ply
+                {
+                    if stats.measuring.load(Ordering::Relaxed) {
+                        let micros = u32::try_from(at.elapsed().as_micros()).unwrap_or(u32::MAX);
+                        stats.rtts.lock().map_err(|e| e.to_string())?.push(micros);
+                        stats.moves.fetch_add(1, Ordering::Relaxed);
+                    }
+                    sent = None;
+                }
+            }
+            ServerMsg::Refused { reason, .. } => return Err(format!("refused: {reason}")),
+            _ => {}
+        }
+    }
+}
+
+/// A pair of bots playing game after game until `until`.
+async fn pair(url: String, n: u64, think: Duration, until: Instant, stats: Arc<Stats>) {
+    let result = async {
+        let mut a = connect(&url, 2 * n).await?;
+        let mut b = connect(&url, 2 * n + 1).await?;
+        let mut round = 0;
+        while Instant::now() < until {
+            let new = NewGame {
+                setup: "classic".into(),
+                clock: None,
+                color: SeatChoice::Silver,
+                rated: false,
+                listed: false,
+            };
+            send(&mut a, &ClientMsg::Create(new)).await?;
+            let code = loop {
+                if let ServerMsg::Seat { code, .. } = recv(&mut a).await? {
+                    break code;
+                }
+            };
+            let mirror_a = synced(&mut a).await?;
+            send(&mut b, &ClientMsg::Join { code: code.clone() }).await?;
+            let mirror_b = synced(&mut b).await?;
+            stats.live.fetch_add(1, Ordering::Relaxed);
+            stats.started.fetch_add(1, Ordering::Relaxed);
+            let seed = n * 1000 + round;
+            let (ra, rb) = tokio::join!(
+                play(&mut a, mirror_a, think, seed * 2 + 1, &stats),
+                play(&mut b, mirror_b, think, seed * 2 + 2, &stats)
+            );
+            stats.live.fetch_sub(1, Ordering::Relaxed);
+            let plies = ra?.max(rb?);
+            stats
+                .acknowledged
+                .lock()
+                .map_err(|e| e.to_string())?
+                .push((code, plies));
+            round += 1;
+        }
+        Ok::<(), String>(())
+    }
+    .await;
+    if let Err(e) = result
+        && stats.errors.fetch_add(1, Ordering::Relaxed) < 5
+    {
+        eprintln!("bot pair {n}: {e}");
+    }
+}
+
+fn percentile(sorted: &[u32], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    f64::from(sorted[i]) / 1000.0
+}
+
+/// The server's resident memory (kB) and CPU time (clock ticks), from /proc.
+fn usage(pid: u32) -> (u64, u64) {
+    let rss = std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0);
+    let cpu = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| {
+            let after = s.rsplit_once(')')?.1;
+            let f: Vec<&str> = after.split_whitespace().collect();
+            Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+        })
+        .unwrap_or(0);
+    (rss, cpu)
+}
+
+fn start_server(data: &std::path::Path) -> Result<(Child, String), String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let server = exe.with_file_name(format!("khet-server{}", std::env::consts::EXE_SUFFIX));
+    let mut child = Command::new(&server)
+        .args(["--listen", "127.0.0.1:0", "--data"])
+        .arg(data)
+        .args([
+            "--sockets-per-address",
+            "1000000",
+            "--connects-per-minute",
+            "1000000",
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{}: {e}", server.display()))?;
+    let mut line = String::new();
+    let mut out = BufReader::new(child.stdout.take().ok_or("no output")?);
+    out.read_line(&mut line).map_err(|e| e.to_string())?;
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    let url = line
+        .trim()
+        .strip_prefix("listening on ")
+        .ok_or_else(|| format!("the server said {line:?}"))?
+        .to_string();
+    Ok((child, url))
+}
+
+fn moves_in_record(addr: &str, code: &str) -> Option<usize> {
+    let mut s = std::net::TcpStream::connect(addr).ok()?;
+    write!(
+        s,
+        "GET /games/{code}.ron HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut text = String::new();
+    s.read_to_string(&mut text).ok()?;
+    let body = text.split_once("\r\n\r\n")?.1;
+    let record = khet_engine::Record::from_ron(body, code).ok()?;
+    Some(record.moves.len())
+}
+
+fn main() -> Result<(), String> {
+    let args = Args::parse();
+    let data = std::env::temp_dir().join(format!("khet-load-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let (child, url) = match &args.server {
+        Some(url) => (None, url.clone()),
+        None => {
+            let (child, url) = start_server(&data)?;
+            (Some(child), url)
+        }
+    };
+    let pid = child.as_ref().map(Child::id);
+    let idle = pid.map(usage);
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    let stats = Arc::new(Stats::default());
+    let think = Duration::from_millis(args.think_ms);
+    let ramp = Duration::from_secs(args.ramp);
+    let begin = Instant::now();
+    let until = begin + ramp + Duration::from_secs(args.seconds);
+    println!(
+        "{} games at once ({} connections), a move every {} ms a bot, server {url}",
+        args.games,
+        args.games * 2,
+        args.think_ms
+    );
+    runtime.block_on(async {
+        let mut tasks = Vec::new();
+        for n in 0..u64::from(args.games) {
+            let delay = ramp.mul_f64(n as f64 / f64::from(args.games.max(1)));
+            let (url, stats) = (url.clone(), stats.clone());
+            tasks.push(tokio::spawn(async move {
+                tokio::time::sleep(delay).await;
+                pair(url, n, think, until, stats).await;
+            }));
+        }
+        tokio::time::sleep(ramp).await;
+        let live = stats.live.load(Ordering::Relaxed);
+        println!("after the ramp: {live} games live");
+        let before = pid.map(usage);
+        stats.measuring.store(true, Ordering::Relaxed);
+        let window = Instant::now();
+        let mut peak_live = live;
+        while Instant::now() < until {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            peak_live = peak_live.max(stats.live.load(Ordering::Relaxed));
+        }
+        stats.measuring.store(false, Ordering::Relaxed);
+        let seconds = window.elapsed().as_secs_f64();
+        let after = pid.map(usage);
+        let moves = stats.moves.load(Ordering::Relaxed);
+        let mut rtts = stats.rtts.lock().map(|r| r.clone()).unwrap_or_default();
+        rtts.sort_unstable();
+        println!(
+            "games at once: {} at the start of the window, {peak_live} at most; {} games started",
+            live,
+            stats.started.load(Ordering::Relaxed)
+        );
+        println!(
+            "moves: {moves} in {seconds:.1} s = {:.1} a second",
+            moves as f64 / seconds
+        );
+        println!(
+            "round trip of a move: median {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+            percentile(&rtts, 0.5),
+            percentile(&rtts, 0.99),
+            percentile(&rtts, 1.0)
+        );
+        if let (Some((idle_kb, _)), Some((_, cpu0)), Some((rss, cpu1))) = (idle, before, after) {
+            let ticks = 100.0; // USER_HZ on Linux
+            println!(
+                "server: {:.1} MB idle, {:.1} MB with the games: {:.0} kB a game; CPU {:.0} % of one core",
+                idle_kb as f64 / 1024.0,
+                rss as f64 / 1024.0,
+                (rss.saturating_sub(idle_kb)) as f64 / live.max(1) as f64,
+                (cpu1 - cpu0) as f64 / ticks / seconds * 100.0
+            );
+        }
+        // Let the games end (the bots stop starting new ones) and check the records.
+        for t in tasks {
+            let _ = tokio::time::timeout(Duration::from_secs(1), t).await;
+        }
+    });
+    let errors = stats.errors.load(Ordering::Relaxed);
+    let acknowledged = stats
+        .acknowledged
+        .lock()
+        .map(|a| a.clone())
+        .unwrap_or_default();
+    let addr = url.trim_start_matches("ws://").to_string();
+    let mut missing = 0;
+    for (code, plies) in &acknowledged {
+        if moves_in_record(&addr, code).is_none_or(|m| m < *plies) {
+            missing += 1;
+        }
+    }
+    println!(
+        "records: {} finished games checked, {missing} missing acknowledged moves; bot errors: {errors}",
+        acknowledged.len()
+    );
+    if let Some(mut child) = child {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    let _ = std::fs::remove_dir_all(&data);
+    Ok(())
+}

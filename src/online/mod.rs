@@ -1,0 +1,742 @@
+//! Online play: a game against a person elsewhere, through a Khet server (`khet-server`).
+//!
+//! The server owns the game; the table shows it. A thread holds the connection ([`link`]); the
+//! [`OnlineTable`] keeps the server's game as a [`Mirror`] (each numbered event applied once),
+//! and each frame the table is brought to it: the opponent's moves are played at the table in
+//! turn, with the same animation, laser and sounds as any move; the player's own moves go to the
+//! server as they are made; draws, resignations, take-backs and clocks are the server's, which
+//! the table shows (`NewGameSpec::online` tells the table to leave them to this feature). A
+//! dropped connection is taken up again with backoff, and the game resynchronised from the last
+//! event; a game closed mid-game takes its seat again from the secret kept in `online.ron`.
+
+mod link;
+pub mod seats;
+pub mod ui;
+
+use crate::frames::{NextFrame, Waker};
+use crate::news::News;
+use crate::screen::Screen;
+use crate::settings::Settings;
+use crate::table::clock::{Clocks, until_shown_change};
+use crate::table::spec::Resume;
+use crate::table::{
+    GameEnded, Match, MoveApplied, MoveRequested, NewGameRequested, NewGameSpec, Show, TableAction,
+    Undone,
+};
+use bevy::prelude::*;
+use khet_engine::{Color as Side, Mode, Player, Setup, TimeControl};
+use khet_protocol::{
+    Applied, ClientMsg, GameEvent, GameView, Mirror, MirrorError, OpenGame, PlayerInfo, Refusal,
+    ServerMsg, Status,
+};
+use link::{FromLink, Link};
+use seats::{OnlineFile, Seat};
+use std::time::{Duration, Instant};
+
+/// What the Online screen and the table ask of online play.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub enum OnlineRequest {
+    /// Connect to the server in the settings, with the name in the settings.
+    Connect,
+    /// Close the connection (a game in progress goes on at the server; its clock runs).
+    Disconnect,
+    /// Send this to the server.
+    Send(ClientMsg),
+    /// Take one's seat again in game `code` (after a restart of the game).
+    Return(String),
+}
+
+/// How the connection stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LinkState {
+    Connecting,
+    Connected(PlayerInfo),
+    /// Lost, and being taken up again: why.
+    Lost(String),
+}
+
+/// The connection to the server and what it has said outside a game.
+#[derive(Resource)]
+pub struct Online {
+    link: Link,
+    pub server: String,
+    pub state: LinkState,
+    /// The open games, oldest first.
+    pub lobby: Vec<OpenGame>,
+    /// The best rated players.
+    pub leaders: Vec<PlayerInfo>,
+    /// The player's own game waiting for an opponent: its code.
+    pub waiting: Option<String>,
+}
+
+impl Online {
+    pub fn send(&self, msg: ClientMsg) {
+        self.link.send(msg);
+    }
+}
+
+/// Why the last connection ended, for the Online screen.
+#[derive(Resource, Default, Debug)]
+pub struct OnlineNotice(pub Option<String>);
+
+/// The installation's identity and seats, as read at start (`online.ron`).
+#[derive(Resource, Default, Debug)]
+pub struct OnlineFiles {
+    pub file: OnlineFile,
+    pub path: Option<std::path::PathBuf>,
+}
+
+impl OnlineFiles {
+    fn save(&self, news: &mut MessageWriter<News>) {
+        if let Some(path) = &self.path
+            && let Err(e) = self.file.write(path)
+        {
+            news.write(News::Online(format!("Online: not saved: {e}")));
+        }
+    }
+}
+
+/// The player's opponent's absence as the server last told it.
+#[derive(Clone, Copy, Debug)]
+pub struct Absence {
+    pub connected: [bool; 2],
+    pub gone_ms: [Option<u64>; 2],
+    pub grace_ms: u64,
+    pub at: Instant,
+}
+
+impl Absence {
+    /// How long `side` has been gone now.
+    pub fn gone(&self, side: Side) -> Option<Duration> {
+        self.gone_ms[side.index()].map(|ms| Duration::from_millis(ms) + self.at.elapsed())
+    }
+}
+
+/// The online game the table shows (played or watched).
+#[derive(Resource)]
+pub struct OnlineTable {
+    pub code: String,
+    /// The seat's secret; none when watching.
+    pub secret: Option<String>,
+    /// The server's game.
+    pub mirror: Mirror,
+    /// When the mirror's clocks were received.
+    pub clocks_at: Instant,
+    pub absence: Option<Absence>,
+    /// Whether the table has been given the game.
+    on_table: bool,
+}
+
+impl OnlineTable {
+    /// The player's side; none when watching.
+    pub fn you(&self) -> Option<Side> {
+        self.mirror.you
+    }
+
+    fn follow_again(&self) -> ClientMsg {
+        let since = Some(self.mirror.event);
+        match &self.secret {
+            Some(secret) => ClientMsg::Play {
+                code: self.code.clone(),
+                secret: secret.clone(),
+                since,
+            },
+            None => ClientMsg::Watch {
+                code: self.code.clone(),
+                since,
+            },
+        }
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<OnlineRequest>()
+        .init_resource::<OnlineNotice>()
+        .add_systems(Startup, read_files)
+        .add_systems(
+            Update,
+            (
+                requests,
+                pump.run_if(resource_exists::<Online>),
+                // These read messages: they run every frame, so that they never find old ones.
+                (forward_actions, send_moves, leave_on_new_game),
+                (reconcile, show_clocks)
+                    .run_if(resource_exists::<OnlineTable>.and_then(crate::table::has_match)),
+            )
+                .chain()
+                .after(crate::table::Flow)
+                .in_set(crate::GameSet::Logic),
+        );
+    crate::frames::wake_on::<OnlineRequest>(app);
+}
+
+/// Reads `online.ron` at start (unless a test put its own in place).
+fn read_files(
+    present: Option<Res<OnlineFiles>>,
+    mut commands: Commands,
+    mut news: MessageWriter<News>,
+) {
+    if present.is_some() {
+        return;
+    }
+    let path = seats::path();
+    let (file, notice) = match &path {
+        Some(p) => OnlineFile::read(p),
+        None => (OnlineFile::default(), None),
+    };
+    if let Some(n) = notice {
+        news.write(News::Damaged(n));
+    }
+    commands.insert_resource(OnlineFiles { file, path });
+}
+
+fn requests(
+    mut requests: MessageReader<OnlineRequest>,
+    online: Option<Res<Online>>,
+    settings: Res<Settings>,
+    mut files: ResMut<OnlineFiles>,
+    waker: Res<Waker>,
+    mut notice: ResMut<OnlineNotice>,
+    mut news: MessageWriter<News>,
+    mut commands: Commands,
+) {
+    for request in requests.read() {
+        match request {
+            OnlineRequest::Connect | OnlineRequest::Return(_) if online.is_none() => {
+                let name = match khet_protocol::check_name(&settings.online_name) {
+                    Ok(name) => name,
+                    Err(e) => {
+                        notice.0 = Some(format!("Your name: {e}."));
+                        continue;
+                    }
+                };
+                match files.file.ensure_identity() {
+                    Ok(true) => files.save(&mut news),
+                    Ok(false) => {}
+                    Err(e) => {
+                        notice.0 = Some(e);
+                        continue;
+                    }
+                }
+                notice.0 = None;
+                let server = settings.online_server.trim().to_string();
+                let link = Link::start(
+                    server.clone(),
+                    files.file.identity.clone(),
+                    name,
+                    waker.clone(),
+                );
+                if let OnlineRequest::Return(code) = request
+                    && let Some(seat) = files.file.seat(code)
+                {
+                    link.send(ClientMsg::Play {
+                        code: seat.code.clone(),
+                        secret: seat.secret.clone(),
+                        since: None,
+                    });
+                }
+                commands.insert_resource(Online {
+                    link,
+                    server,
+                    state: LinkState::Connecting,
+                    lobby: Vec::new(),
+                    leaders: Vec::new(),
+                    waiting: None,
+                });
+            }
+            OnlineRequest::Connect => {}
+            OnlineRequest::Return(code) => {
+                if let (Some(online), Some(seat)) = (&online, files.file.seat(code)) {
+                    online.send(ClientMsg::Play {
+                        code: seat.code.clone(),
+                        secret: seat.secret.clone(),
+                        since: None,
+                    });
+                }
+            }
+            OnlineRequest::Disconnect => {
+                commands.remove_resource::<Online>();
+                commands.remove_resource::<OnlineTable>();
+            }
+            OnlineRequest::Send(msg) => {
+                if let Some(online) = &online {
+                    online.send(msg.clone());
+                }
+            }
+        }
+    }
+}
+
+/// Everything the pump may change.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Table<'w> {
+    m: Option<ResMut<'w, Match>>,
+    show: ResMut<'w, Show>,
+    new_game: MessageWriter<'w, NewGameRequested>,
+    undone: MessageWriter<'w, Undone>,
+    go: ResMut<'w, NextState<Screen>>,
+}
+
+fn pump(
+    mut online: ResMut<Online>,
+    mut table: Option<ResMut<OnlineTable>>,
+    mut files: ResMut<OnlineFiles>,
+    mut notice: ResMut<OnlineNotice>,
+    mut news: MessageWriter<News>,
+    mut t: Table,
+    mut commands: Commands,
+) {
+    let mut fresh = None;
+    for event in online.link.drain() {
+        match event {
+            FromLink::Connected(player) => {
+                news.write(News::Online(format!(
+                    "Online: connected to {} as {} ({}).",
+                    online.server,
+                    player.name,
+                    player.rating_text()
+                )));
+                online.state = LinkState::Connected(player);
+                // Take up what we follow again, from the last event we have.
+                match table.as_deref().or(fresh.as_ref()) {
+                    Some(tab) => online.send(tab.follow_again()),
+                    None => online.send(ClientMsg::Lobby),
+                }
+                online.send(ClientMsg::Leaderboard);
+            }
+            FromLink::Lost(why) => {
+                if !matches!(online.state, LinkState::Lost(_)) {
+                    news.write(News::Online(format!(
+                        "Online: connection lost ({why}); reconnecting…"
+                    )));
+                }
+                online.state = LinkState::Lost(why);
+            }
+            FromLink::Failed(why) => {
+                news.write(News::Online(format!("Online: {why}")));
+                notice.0 = Some(why);
+                commands.remove_resource::<Online>();
+                return;
+            }
+            FromLink::Msg(msg) => {
+                let mut following = Following {
+                    live: table.as_deref_mut(),
+                    fresh: &mut fresh,
+                };
+                message(
+                    *msg,
+                    &mut online,
+                    &mut following,
+                    &mut files,
+                    &mut news,
+                    &mut t,
+                );
+            }
+        }
+    }
+    if let Some(fresh) = fresh {
+        commands.insert_resource(fresh);
+    }
+}
+
+/// The online game followed: the table's resource, or one made in this frame (inserted at its
+/// end), so that the messages after a first sync find it.
+struct Following<'a> {
+    live: Option<&'a mut OnlineTable>,
+    fresh: &'a mut Option<OnlineTable>,
+}
+
+impl Following<'_> {
+    fn get(&mut self) -> Option<&mut OnlineTable> {
+        match self.fresh {
+            Some(f) => Some(f),
+            None => self.live.as_deref_mut(),
+        }
+    }
+
+    fn set(&mut self, tab: OnlineTable) {
+        match (&mut self.live, self.fresh.is_some()) {
+            (Some(live), false) => **live = tab,
+            _ => *self.fresh = Some(tab),
+        }
+    }
+}
+
+fn message(
+    msg: ServerMsg,
+    online: &mut Online,
+    table: &mut Following,
+    files: &mut OnlineFiles,
+    news: &mut MessageWriter<News>,
+    t: &mut Table,
+) {
+    match msg {
+        ServerMsg::Lobby { games } => online.lobby = games,
+        ServerMsg::Leaderboard { players } => online.leaders = players,
+        ServerMsg::Seat { code, secret, .. } => {
+            files.file.remember(Seat {
+                server: online.server.clone(),
+                code,
+                secret,
+                over: false,
+            });
+            files.save(news);
+        }
+        ServerMsg::Sync { event, you, game } => {
+            let code = game.code.clone();
+            let secret = you.and_then(|_| files.file.seat(&code).map(|s| s.secret.clone()));
+            match Mirror::from_sync(event, you, game) {
+                Ok(mirror) => {
+                    online.waiting = (mirror.view.status == Status::Open).then(|| code.clone());
+                    let tab = OnlineTable {
+                        code,
+                        secret,
+                        clocks_at: Instant::now(),
+                        absence: None,
+                        on_table: false,
+                        mirror,
+                    };
+                    start_table(&tab, t);
+                    let on_table = tab.mirror.view.status != Status::Open;
+                    table.set(OnlineTable { on_table, ..tab });
+                }
+                Err(e) => {
+                    news.write(News::Online(format!("Online: {e}")));
+                }
+            }
+        }
+        ServerMsg::Event { n, event } => {
+            let Some(tab) = table.get() else {
+                return;
+            };
+            match tab.mirror.apply(n, &event) {
+                Ok(Applied::Changed(event)) => {
+                    tab.clocks_at = Instant::now();
+                    game_event(event, tab, online, files, news, t);
+                }
+                Ok(Applied::Duplicate) => {}
+                Err(MirrorError::Gap { .. }) => online.send(tab.follow_again()),
+                Err(e) => {
+                    news.write(News::Online(format!("Online: {e}")));
+                }
+            }
+        }
+        ServerMsg::Presence {
+            connected,
+            gone_ms,
+            grace_ms,
+            clocks,
+        } => {
+            if let Some(tab) = table.get() {
+                tab.mirror.set_clocks(clocks);
+                tab.clocks_at = Instant::now();
+                tab.absence = Some(Absence {
+                    connected,
+                    gone_ms,
+                    grace_ms,
+                    at: Instant::now(),
+                });
+            }
+        }
+        ServerMsg::Refused { code, reason } => {
+            news.write(News::Online(format!("The server refused: {reason}")));
+            // The table and the server disagree about the game: take the server's.
+            if matches!(
+                code,
+                Refusal::Stale | Refusal::NotYourTurn | Refusal::Illegal
+            ) && let Some(tab) = table.get()
+            {
+                online.send(match tab.follow_again() {
+                    ClientMsg::Play { code, secret, .. } => ClientMsg::Play {
+                        code,
+                        secret,
+                        since: None,
+                    },
+                    other => other,
+                });
+            }
+        }
+        ServerMsg::Welcome { .. } | ServerMsg::Pong => {}
+    }
+}
+
+fn game_event(
+    event: GameEvent,
+    tab: &mut OnlineTable,
+    online: &mut Online,
+    files: &mut OnlineFiles,
+    news: &mut MessageWriter<News>,
+    t: &mut Table,
+) {
+    match event {
+        GameEvent::Started { .. } => {
+            online.waiting = None;
+            if !tab.on_table {
+                start_table(tab, t);
+                tab.on_table = true;
+            }
+        }
+        GameEvent::DrawOffered { by } => {
+            if let Some(m) = t.m.as_mut() {
+                m.draw_offer = Some(by);
+            }
+            news.write(News::DrawOffered(by));
+        }
+        GameEvent::DrawDeclined { by } => {
+            if let Some(m) = t.m.as_mut() {
+                m.draw_offer = None;
+            }
+            news.write(News::DrawDeclined { by: by.other() });
+        }
+        GameEvent::TakebackRequested { by } => {
+            news.write(News::Online(format!(
+                "{by} asks to take back their last move."
+            )));
+        }
+        GameEvent::TakebackDeclined { by } => {
+            news.write(News::Online(format!(
+                "{} declines {by}'s take-back.",
+                by.other()
+            )));
+        }
+        GameEvent::TakenBack { plies, .. } => {
+            if let Some(m) = t.m.as_mut() {
+                let mut taken = 0;
+                while m.game.turns().len() > plies as usize && m.game.undo().is_ok() {
+                    taken += 1;
+                }
+                m.draw_offer = None;
+                *t.show = Show::at_rest(&m.game, t.show.landings);
+                if taken > 0 {
+                    t.undone.write(Undone { plies: taken });
+                    news.write(News::TakenBack {
+                        plies: taken,
+                        to_move: m.game.side_to_move(),
+                    });
+                }
+            }
+        }
+        GameEvent::Ended { .. } => {
+            if files.file.finish(&tab.code) {
+                files.save(news);
+            }
+        }
+        GameEvent::Moved { .. } => {}
+    }
+}
+
+/// The table's game from the server's: the start, the moves so far, the clocks, the players (the
+/// player a person, the opponent online; both online when watching).
+fn table_spec(tab: &OnlineTable) -> NewGameSpec {
+    let view = &tab.mirror.view;
+    let start = *tab.mirror.game.start();
+    let setup = Setup {
+        name: view.setup.clone(),
+        edition: start.edition(),
+        description: String::new(),
+        position: start,
+    };
+    let players = Side::ALL.map(|side| {
+        if tab.you() == Some(side) {
+            Player::Person
+        } else {
+            Player::Online
+        }
+    });
+    let clock = view.clock.map(|c| {
+        TimeControl::new(
+            u32::try_from(c.initial_ms / 60_000).unwrap_or(u32::MAX),
+            u32::try_from(c.increment_ms / 1000).unwrap_or(u32::MAX),
+        )
+    });
+    let remaining = tab
+        .mirror
+        .clocks()
+        .map(|c| c.remaining_ms.map(Duration::from_millis));
+    let mut game = tab.mirror.game.clone();
+    if let Some(result) = view.result {
+        game.end_with(result);
+    }
+    NewGameSpec {
+        setup,
+        rules: start.rules(),
+        players,
+        mode: if view.rated {
+            Mode::Tournament
+        } else {
+            Mode::Casual
+        },
+        clock,
+        resume: Some(Resume {
+            game,
+            remaining,
+            file: None,
+            date: crate::files::now_utc(),
+        }),
+        lesson: false,
+        online: true,
+    }
+}
+
+/// Puts the server's game on the table (a new game, or the same one again after a resync).
+fn start_table(tab: &OnlineTable, t: &mut Table) {
+    if tab.mirror.view.status == Status::Open {
+        return;
+    }
+    t.new_game.write(NewGameRequested(table_spec(tab)));
+    t.go.set(Screen::Playing);
+}
+
+/// The table's buttons, forwarded: the server decides.
+fn forward_actions(
+    mut actions: MessageReader<TableAction>,
+    online: Option<Res<Online>>,
+    tab: Option<Res<OnlineTable>>,
+    m: Option<Res<Match>>,
+) {
+    let (Some(online), Some(tab), Some(m)) = (online, tab, m) else {
+        actions.clear();
+        return;
+    };
+    if !m.spec.online {
+        actions.clear();
+        return;
+    }
+    for action in actions.read() {
+        let offer = tab.mirror.view.draw_offer;
+        let msg = match action {
+            TableAction::OfferDraw if offer.is_some() && offer != tab.you() => {
+                ClientMsg::AcceptDraw
+            }
+            TableAction::OfferDraw => ClientMsg::OfferDraw,
+            TableAction::AcceptDraw => ClientMsg::AcceptDraw,
+            TableAction::DeclineDraw => ClientMsg::DeclineDraw,
+            TableAction::ClaimDraw => ClientMsg::ClaimRepetition,
+            TableAction::Resign => ClientMsg::Resign,
+            TableAction::Undo if m.spec.mode == Mode::Casual => ClientMsg::RequestTakeback,
+            _ => continue,
+        };
+        if tab.you().is_some() {
+            online.send(msg);
+        }
+    }
+}
+
+/// The player's own moves go to the server as they are played at the table.
+fn send_moves(
+    mut applied: MessageReader<MoveApplied>,
+    online: Option<Res<Online>>,
+    tab: Option<Res<OnlineTable>>,
+    m: Option<Res<Match>>,
+) {
+    let (Some(tab), Some(m)) = (tab, m) else {
+        applied.clear();
+        return;
+    };
+    for MoveApplied { turn, .. } in applied.read() {
+        if Some(turn.color) != tab.you() || !m.spec.online {
+            continue;
+        }
+        let ply = m.game.turns().len().saturating_sub(1);
+        if let Some(online) = &online {
+            online.send(ClientMsg::Move {
+                ply: u32::try_from(ply).unwrap_or(u32::MAX),
+                mv: turn.mv.to_string(),
+            });
+        }
+    }
+}
+
+/// Brings the table to the server's game: the next move the server has, once the table is at
+/// rest; the server's result once every move is shown; the whole game again if they disagree.
+fn reconcile(
+    tab: Res<OnlineTable>,
+    mut m: ResMut<Match>,
+    show: Res<Show>,
+    mut moves: MessageWriter<MoveRequested>,
+    mut ended: MessageWriter<GameEnded>,
+    mut news: MessageWriter<News>,
+    mut new_game: MessageWriter<NewGameRequested>,
+) {
+    if !m.spec.online || !tab.on_table || !show.is_idle() {
+        return;
+    }
+    let server = tab.mirror.game.turns();
+    let here = m.game.turns();
+    let common = server
+        .iter()
+        .zip(here)
+        .take_while(|(a, b)| a.mv == b.mv)
+        .count();
+    // The table may be one move ahead: the player's own, on its way to the server.
+    let own_ahead = here.len() == server.len() + 1
+        && common == server.len()
+        && here.last().map(|t| t.color) == tab.you();
+    if common < here.len() && !own_ahead {
+        new_game.write(NewGameRequested(table_spec(&tab)));
+        return;
+    }
+    if let Some(next) = server.get(here.len()) {
+        moves.write(MoveRequested(next.mv));
+        return;
+    }
+    if let Some(result) = tab.mirror.view.result
+        && m.game.result().is_none()
+        && here.len() == server.len()
+    {
+        m.game.end_with(result);
+        m.draw_offer = None;
+        news.write(News::Ended(result));
+        ended.write(GameEnded(result));
+    }
+}
+
+/// The clocks shown are the server's, counted down from when they were received.
+fn show_clocks(
+    tab: Res<OnlineTable>,
+    clocks: Option<ResMut<Clocks>>,
+    mut frames: ResMut<NextFrame>,
+) {
+    let (Some(mut clocks), Some(server)) = (clocks, tab.mirror.clocks()) else {
+        return;
+    };
+    let elapsed = u64::try_from(tab.clocks_at.elapsed().as_millis()).unwrap_or(u64::MAX);
+    for side in Side::ALL {
+        clocks.remaining[side.index()] = Duration::from_millis(server.left(side, elapsed));
+    }
+    if let Some(side) = server.running {
+        frames.within(until_shown_change(clocks.left(side)));
+    }
+}
+
+/// A game of another kind on the table ends the following of the online one (which goes on at
+/// the server).
+fn leave_on_new_game(
+    mut new_games: MessageReader<NewGameRequested>,
+    online: Option<Res<Online>>,
+    tab: Option<Res<OnlineTable>>,
+    mut commands: Commands,
+) {
+    if new_games.read().any(|NewGameRequested(spec)| !spec.online) && tab.is_some() {
+        if let Some(online) = online {
+            online.send(ClientMsg::Leave);
+            online.send(ClientMsg::Lobby);
+        }
+        commands.remove_resource::<OnlineTable>();
+    }
+}
+
+/// The server's view of a game, for the screen.
+pub fn describe(view: &GameView) -> String {
+    let names = view.players.each_ref().map(|p| {
+        p.as_ref().map_or("—".to_string(), |p| {
+            format!("{} ({})", p.name, p.rating_text())
+        })
+    });
+    let clock = view.clock.map_or("no clock".into(), |c| c.to_string());
+    let rated = if view.rated { "rated" } else { "casual" };
+    format!(
+        "{}: {} v {}, {clock}, {rated}",
+        view.setup, names[0], names[1]
+    )
+}

@@ -1,0 +1,503 @@
+//! The Online screen (the name and server, creating a game and its code, joining or watching by
+//! code, quick pairing, the lobby, the leaderboard, the games to return to) and, at the table,
+//! what online play adds: the connection's state, the opponent gone and the claim, and the
+//! opponent's take-back request.
+
+use super::{LinkState, Online, OnlineFiles, OnlineNotice, OnlineRequest, OnlineTable};
+use crate::screen::Screen;
+use crate::settings::Settings;
+use crate::theme::{PanelSet, PanelSpace, nav, side_panel};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use khet_engine::{Color as Side, TimeControl};
+use khet_protocol::{ClientMsg, ClockSpec, NewGame, SeatChoice};
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Form>()
+        .add_systems(
+            EguiPrimaryContextPass,
+            screen
+                .run_if(in_state(Screen::Online))
+                .in_set(PanelSet::Side),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            (connection, opponent_gone, takeback_asked)
+                .run_if(resource_exists::<OnlineTable>.and_then(in_state(Screen::Playing)))
+                .in_set(PanelSet::Overlays),
+        );
+}
+
+/// What the player is filling in on the Online screen.
+#[derive(Resource)]
+pub struct Form {
+    pub setup: &'static str,
+    /// An index into [`clock_choices`].
+    pub clock: usize,
+    pub color: SeatChoice,
+    pub rated: bool,
+    pub listed: bool,
+    pub code: String,
+    pub pairing_rated: bool,
+}
+
+impl Default for Form {
+    fn default() -> Form {
+        Form {
+            setup: "khet2/classic",
+            clock: 2,
+            color: SeatChoice::Random,
+            rated: false,
+            listed: true,
+            code: String::new(),
+            pairing_rated: false,
+        }
+    }
+}
+
+/// The clocks offered: none, then the table's presets.
+pub fn clock_choices() -> Vec<Option<ClockSpec>> {
+    std::iter::once(None)
+        .chain(TimeControl::PRESETS.iter().map(|t| {
+            Some(ClockSpec::minutes(
+                u64::from(t.minutes),
+                u64::from(t.increment_seconds),
+            ))
+        }))
+        .collect()
+}
+
+fn clock_label(clock: Option<ClockSpec>) -> String {
+    clock.map_or_else(|| "no clock".to_string(), |c| format!("{c}"))
+}
+
+/// A link to a game: the server's address and the code; the Join field takes it whole.
+pub fn game_link(server: &str, code: &str) -> String {
+    format!("{}/game/{code}", server.trim_end_matches('/'))
+}
+
+fn screen(
+    mut contexts: EguiContexts,
+    mut space: ResMut<PanelSpace>,
+    mut go: ResMut<NextState<Screen>>,
+    mut settings: ResMut<Settings>,
+    online: Option<Res<Online>>,
+    table: Option<Res<OnlineTable>>,
+    files: Res<OnlineFiles>,
+    notice: Res<OnlineNotice>,
+    mut form: ResMut<Form>,
+    mut requests: MessageWriter<OnlineRequest>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?.clone();
+    side_panel(&ctx, &mut space, |ui| {
+        nav(ui, Screen::Online, &mut go);
+        egui::ScrollArea::vertical().show(ui, |ui| match &online {
+            None => offline(ui, &mut settings, &files, &notice, &mut requests),
+            Some(online) => {
+                connected(
+                    ui,
+                    online,
+                    table.as_deref(),
+                    &files,
+                    &mut form,
+                    &mut requests,
+                );
+            }
+        });
+    });
+    Ok(())
+}
+
+fn offline(
+    ui: &mut egui::Ui,
+    settings: &mut Settings,
+    files: &OnlineFiles,
+    notice: &OnlineNotice,
+    requests: &mut MessageWriter<OnlineRequest>,
+) {
+    ui.label("Play a friend anywhere, or anyone waiting, through a Khet server.");
+    let mut name = settings.online_name.clone();
+    let mut server = settings.online_server.clone();
+    egui::Grid::new("online-who").num_columns(2).show(ui, |ui| {
+        ui.label("Your name");
+        ui.add(egui::TextEdit::singleline(&mut name).char_limit(khet_protocol::MAX_NAME_CHARS));
+        ui.end_row();
+        ui.label("Server");
+        ui.text_edit_singleline(&mut server);
+        ui.end_row();
+    });
+    if name != settings.online_name {
+        settings.online_name = name;
+    }
+    if server != settings.online_server {
+        settings.online_server = server;
+    }
+    let name_ok = khet_protocol::check_name(&settings.online_name);
+    let connect = ui.add_enabled(name_ok.is_ok(), egui::Button::new("Connect"));
+    if let Err(e) = &name_ok {
+        connect.on_disabled_hover_text(e);
+    } else if connect.clicked() {
+        requests.write(OnlineRequest::Connect);
+    }
+    if let Some(n) = &notice.0 {
+        ui.colored_label(egui::Color32::from_rgb(235, 110, 90), n);
+    }
+    ui.small("Run a server with `khet-server` (see the README).");
+    games_to_return(ui, files, requests);
+}
+
+fn games_to_return(
+    ui: &mut egui::Ui,
+    files: &OnlineFiles,
+    requests: &mut MessageWriter<OnlineRequest>,
+) {
+    let unfinished: Vec<_> = files.file.unfinished().take(5).collect();
+    if unfinished.is_empty() {
+        return;
+    }
+    ui.separator();
+    ui.strong("Your games in progress");
+    for seat in unfinished {
+        ui.horizontal(|ui| {
+            ui.monospace(&seat.code);
+            ui.small(&seat.server);
+            if ui.button("Return").clicked() {
+                requests.write(OnlineRequest::Return(seat.code.clone()));
+            }
+        });
+    }
+}
+
+fn connected(
+    ui: &mut egui::Ui,
+    online: &Online,
+    table: Option<&OnlineTable>,
+    files: &OnlineFiles,
+    form: &mut Form,
+    requests: &mut MessageWriter<OnlineRequest>,
+) {
+    let send = |requests: &mut MessageWriter<OnlineRequest>, msg| {
+        requests.write(OnlineRequest::Send(msg));
+    };
+    ui.horizontal(|ui| match &online.state {
+        LinkState::Connecting => {
+            ui.spinner();
+            ui.label(format!("Connecting to {}…", online.server));
+        }
+        LinkState::Connected(me) => {
+            ui.label(format!(
+                "{} ({}) on {}",
+                me.name,
+                me.rating_text(),
+                online.server
+            ));
+        }
+        LinkState::Lost(why) => {
+            ui.spinner();
+            ui.label(format!("Reconnecting… ({why})"));
+        }
+    });
+    if ui.button("Disconnect").clicked() {
+        requests.write(OnlineRequest::Disconnect);
+    }
+    if let Some(code) = &online.waiting {
+        ui.separator();
+        ui.strong("Waiting for your opponent");
+        ui.horizontal(|ui| {
+            ui.label("Code:");
+            ui.monospace(egui::RichText::new(code).size(20.0).strong());
+        });
+        let link = super::ui::game_link(&online.server, code);
+        ui.horizontal(|ui| {
+            ui.small(&link);
+            if ui.small_button("Copy").clicked() {
+                ui.ctx().copy_text(link.clone());
+            }
+        });
+        ui.small("Send the code or the link; your friend joins with it here.");
+        if ui.button("Withdraw the game").clicked() {
+            send(requests, ClientMsg::Resign);
+            send(requests, ClientMsg::Lobby);
+        }
+    } else if let Some(t) = table {
+        ui.separator();
+        ui.label(format!(
+            "Following {}: {}",
+            t.code,
+            super::describe(&t.mirror.view)
+        ));
+    }
+    ui.separator();
+    create_form(ui, form, requests);
+    ui.separator();
+    ui.strong("Join or watch a game");
+    ui.horizontal(|ui| {
+        ui.add(
+            egui::TextEdit::singleline(&mut form.code)
+                .hint_text("code or link")
+                .desired_width(150.0),
+        );
+        let code = khet_protocol::check_code(&form.code);
+        if ui
+            .add_enabled(code.is_ok(), egui::Button::new("Join"))
+            .clicked()
+            && let Ok(code) = &code
+        {
+            send(requests, ClientMsg::Join { code: code.clone() });
+        }
+        if ui
+            .add_enabled(code.is_ok(), egui::Button::new("Watch"))
+            .clicked()
+            && let Ok(code) = code
+        {
+            send(requests, ClientMsg::Watch { code, since: None });
+        }
+    });
+    ui.separator();
+    ui.strong("Quick pairing");
+    ui.horizontal_wrapped(|ui| {
+        for clock in clock_choices().into_iter().skip(1) {
+            if ui.button(clock_label(clock)).clicked() {
+                send(
+                    requests,
+                    ClientMsg::Seek {
+                        clock,
+                        rated: form.pairing_rated,
+                    },
+                );
+            }
+        }
+        ui.checkbox(&mut form.pairing_rated, "rated");
+    });
+    ui.separator();
+    lobby(ui, online, requests);
+    ui.separator();
+    leaderboard(ui, online, requests);
+    games_to_return(ui, files, requests);
+}
+
+fn create_form(ui: &mut egui::Ui, form: &mut Form, requests: &mut MessageWriter<OnlineRequest>) {
+    ui.strong("Create a game");
+    egui::Grid::new("online-create")
+        .num_columns(2)
+        .show(ui, |ui| {
+            ui.label("Setup");
+            egui::ComboBox::from_id_salt("online-setup")
+                .selected_text(form.setup)
+                .show_ui(ui, |ui| {
+                    for name in khet_engine::setup::catalogue_names() {
+                        ui.selectable_value(&mut form.setup, name, name);
+                    }
+                });
+            ui.end_row();
+            ui.label("Clock");
+            let choices = clock_choices();
+            egui::ComboBox::from_id_salt("online-clock")
+                .selected_text(clock_label(choices.get(form.clock).copied().flatten()))
+                .show_ui(ui, |ui| {
+                    for (i, c) in choices.iter().enumerate() {
+                        ui.selectable_value(&mut form.clock, i, clock_label(*c));
+                    }
+                });
+            ui.end_row();
+            ui.label("You play");
+            ui.horizontal(|ui| {
+                ui.radio_value(&mut form.color, SeatChoice::Silver, "Silver");
+                ui.radio_value(&mut form.color, SeatChoice::Red, "Red");
+                ui.radio_value(&mut form.color, SeatChoice::Random, "Random");
+            });
+            ui.end_row();
+        });
+    ui.checkbox(&mut form.rated, "Rated (no take-backs)");
+    ui.checkbox(&mut form.listed, "Show it in the lobby for anyone");
+    if ui.button("Create").clicked() {
+        requests.write(OnlineRequest::Send(ClientMsg::Create(NewGame {
+            setup: form.setup.to_string(),
+            clock: clock_choices().get(form.clock).copied().flatten(),
+            color: form.color,
+            rated: form.rated,
+            listed: form.listed,
+        })));
+    }
+}
+
+fn lobby(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<OnlineRequest>) {
+    ui.strong("Open games");
+    if online.lobby.is_empty() {
+        ui.small("Nobody is waiting. Create a game, or pair quickly.");
+        return;
+    }
+    let me = match &online.state {
+        LinkState::Connected(p) => Some(p.id.clone()),
+        _ => None,
+    };
+    egui::Grid::new("online-lobby")
+        .striped(true)
+        .show(ui, |ui| {
+            for g in &online.lobby {
+                ui.label(format!("{} ({})", g.creator.name, g.creator.rating_text()));
+                let you = g
+                    .joiner_color
+                    .map_or("either side".into(), |c: Side| format!("you {c}"));
+                let rated = if g.rated { "rated" } else { "casual" };
+                ui.small(format!(
+                    "{}, {}, {rated}, {you}",
+                    g.setup,
+                    clock_label(g.clock)
+                ));
+                let own = me.as_deref() == Some(g.creator.id.as_str());
+                if ui.add_enabled(!own, egui::Button::new("Accept")).clicked() {
+                    requests.write(OnlineRequest::Send(ClientMsg::Join {
+                        code: g.code.clone(),
+                    }));
+                }
+                ui.end_row();
+            }
+        });
+}
+
+fn leaderboard(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<OnlineRequest>) {
+    ui.horizontal(|ui| {
+        ui.strong("Leaderboard");
+        if ui.small_button("Refresh").clicked() {
+            requests.write(OnlineRequest::Send(ClientMsg::Leaderboard));
+        }
+    });
+    if online.leaders.is_empty() {
+        ui.small("No rated games yet.");
+        return;
+    }
+    egui::Grid::new("online-leaders")
+        .striped(true)
+        .show(ui, |ui| {
+            for (i, p) in online.leaders.iter().take(10).enumerate() {
+                ui.label(format!("{}.", i + 1));
+                ui.label(&p.name);
+                ui.label(p.rating_text());
+                ui.small(format!("{} games", p.games));
+                ui.end_row();
+            }
+        });
+}
+
+/// At the table: the connection lost and being taken up again.
+fn connection(
+    mut contexts: EguiContexts,
+    space: Res<PanelSpace>,
+    online: Option<Res<Online>>,
+) -> Result {
+    let why = match online.as_deref().map(|o| &o.state) {
+        Some(LinkState::Lost(why)) => why.clone(),
+        None => "not connected: go to Online to connect".into(),
+        _ => return Ok(()),
+    };
+    crate::theme::dialog("Connection", egui::Align2::RIGHT_TOP, [-10.0, 60.0], &space).show(
+        contexts.ctx_mut()?,
+        |ui| {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(format!("Reconnecting to the server… {why}"));
+            });
+            ui.small("The game waits at the server; your clock runs.");
+        },
+    );
+    Ok(())
+}
+
+/// At the table: the opponent has left; after the grace period the player may claim the game.
+fn opponent_gone(
+    mut contexts: EguiContexts,
+    space: Res<PanelSpace>,
+    table: Res<OnlineTable>,
+    mut requests: MessageWriter<OnlineRequest>,
+    mut frames: ResMut<crate::frames::NextFrame>,
+) -> Result {
+    let (Some(you), Some(absence)) = (table.you(), table.absence) else {
+        return Ok(());
+    };
+    let view = &table.mirror.view;
+    if view.status != khet_protocol::Status::Playing || view.result.is_some() {
+        return Ok(());
+    }
+    let Some(gone) = absence.gone(you.other()) else {
+        return Ok(());
+    };
+    let grace = std::time::Duration::from_millis(absence.grace_ms);
+    let name = view.players[you.other().index()]
+        .as_ref()
+        .map_or("Your opponent".into(), |p| p.name.clone());
+    // The count is shown by the second.
+    frames.within(std::time::Duration::from_millis(
+        1000 - u64::from(gone.subsec_millis()),
+    ));
+    crate::theme::dialog(
+        "Opponent gone",
+        egui::Align2::CENTER_TOP,
+        [0.0, 20.0],
+        &space,
+    )
+    .show(contexts.ctx_mut()?, |ui| {
+        ui.label(format!("{name} left the game {} s ago.", gone.as_secs()));
+        if gone < grace {
+            ui.label(format!(
+                "If they are not back in {} s, you may claim the game. Their clock runs.",
+                (grace - gone).as_secs() + 1
+            ));
+        } else {
+            ui.label("They have not come back. You may claim the game, or wait.");
+        }
+        ui.horizontal(|ui| {
+            let ready = gone >= grace;
+            if ui
+                .add_enabled(ready, egui::Button::new("Claim the win"))
+                .clicked()
+            {
+                requests.write(OnlineRequest::Send(ClientMsg::ClaimAbandoned {
+                    draw: false,
+                }));
+            }
+            if ui
+                .add_enabled(ready, egui::Button::new("Claim a draw"))
+                .clicked()
+            {
+                requests.write(OnlineRequest::Send(ClientMsg::ClaimAbandoned {
+                    draw: true,
+                }));
+            }
+        });
+    });
+    Ok(())
+}
+
+/// At the table: the opponent asks to take back their last move.
+fn takeback_asked(
+    mut contexts: EguiContexts,
+    space: Res<PanelSpace>,
+    table: Res<OnlineTable>,
+    mut requests: MessageWriter<OnlineRequest>,
+) -> Result {
+    let (Some(you), Some(by)) = (table.you(), table.mirror.view.takeback) else {
+        return Ok(());
+    };
+    if by == you {
+        return Ok(());
+    }
+    crate::theme::dialog(
+        "Take-back asked",
+        egui::Align2::CENTER_TOP,
+        [0.0, 20.0],
+        &space,
+    )
+    .show(contexts.ctx_mut()?, |ui| {
+        ui.label(format!("{by} asks to take back their last move."));
+        ui.horizontal(|ui| {
+            if ui.button("Accept").clicked() {
+                requests.write(OnlineRequest::Send(ClientMsg::AcceptTakeback));
+            }
+            if ui.button("Decline").clicked() {
+                requests.write(OnlineRequest::Send(ClientMsg::DeclineTakeback));
+            }
+        });
+    });
+    Ok(())
+}

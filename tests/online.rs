@@ -1,0 +1,282 @@
+//! The Online screen's flow, headless, against a real server on 127.0.0.1 and a real opponent (a
+//! protocol client): connect, create a game and get its code, the opponent joins, moves both
+//! ways at the table, a draw offer declined, the opponent gone, the game closed and opened again
+//! taking its seat from `online.ron`, and the server's result on the table.
+
+mod common;
+
+use bevy::prelude::*;
+use common::{game, headless_with, send, sq, temp_dir};
+use khet::online::seats::OnlineFile;
+use khet::online::{LinkState, Online, OnlineFiles, OnlineRequest, OnlineTable};
+use khet::screen::Screen;
+use khet::settings::Settings;
+use khet::table::TableAction;
+use khet::table::clock::Clocks;
+use khet::table::selection::SquareClicked;
+use khet_engine::{Color as Side, GameResult, Player, WinReason};
+use khet_protocol::client::Connection;
+use khet_protocol::{ClientMsg, ClockSpec, Mirror, NewGame, SeatChoice, ServerMsg, Status};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// A server in this process, on its own runtime, on a free port.
+fn server(data: &Path) -> (tokio::runtime::Runtime, String) {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let url = format!("ws://{}", listener.local_addr().unwrap());
+    let data = data.to_path_buf();
+    let settings = khet_server::Settings {
+        abandon_grace: Duration::from_millis(500),
+        ..khet_server::Settings::default()
+    };
+    runtime.spawn(async move {
+        let store = khet_server::store::Store::open_folder(&data).await.unwrap();
+        let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+        khet_server::serve(listener, store, settings, std::future::pending())
+            .await
+            .unwrap();
+    });
+    (runtime, url)
+}
+
+/// The game, headless, with its online file in `dir` and the server's address and a name.
+fn the_game(dir: &Path, url: &str) -> App {
+    let path = dir.join("online.ron");
+    let (file, _) = OnlineFile::read(&path);
+    let mut app = headless_with(0.0, |app| {
+        app.insert_resource(OnlineFiles {
+            file,
+            path: Some(path),
+        });
+    });
+    let mut settings = app.world_mut().resource_mut::<Settings>();
+    settings.online_name = "Ada".into();
+    settings.online_server = url.into();
+    app
+}
+
+/// Runs frames until `done` holds (the network thread wakes nothing headless: frames are run).
+fn until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
+    let start = Instant::now();
+    while !done(app) {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "waited too long for {what}"
+        );
+        app.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The opponent: a protocol client keeping its own mirror.
+struct Opponent {
+    conn: Connection,
+    mirror: Option<Mirror>,
+}
+
+impl Opponent {
+    fn pump(&mut self, what: &str, done: impl Fn(&Opponent) -> bool) {
+        let start = Instant::now();
+        while !done(self) {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "opponent waited for {what}"
+            );
+            match self.conn.recv(Duration::from_millis(20)).unwrap() {
+                Some(ServerMsg::Sync { event, you, game }) => {
+                    self.mirror = Some(Mirror::from_sync(event, you, game).unwrap());
+                }
+                Some(ServerMsg::Event { n, event }) => {
+                    self.mirror.as_mut().unwrap().apply(n, &event).unwrap();
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn plies(&self) -> usize {
+        self.mirror.as_ref().map_or(0, |m| m.game.turns().len())
+    }
+}
+
+fn state(app: &App) -> Option<LinkState> {
+    app.world()
+        .get_resource::<Online>()
+        .map(|o| o.state.clone())
+}
+
+#[test]
+fn a_game_online_from_the_online_screen_to_its_result() {
+    let dir = temp_dir("online-flow");
+    let (runtime, url) = server(&dir.join("server"));
+    let mut app = the_game(&dir, &url);
+    common::go_to(&mut app, Screen::Online);
+
+    send(&mut app, OnlineRequest::Connect);
+    until(&mut app, "connected", |a| {
+        matches!(state(a), Some(LinkState::Connected(_)))
+    });
+    let identity = app.world().resource::<OnlineFiles>().file.identity.clone();
+    assert!(
+        khet_protocol::is_secret(&identity),
+        "an identity made at first use"
+    );
+
+    send(
+        &mut app,
+        OnlineRequest::Send(ClientMsg::Create(NewGame {
+            setup: "khet2/classic".into(),
+            clock: Some(ClockSpec::minutes(5, 3)),
+            color: SeatChoice::Silver,
+            rated: false,
+            listed: true,
+        })),
+    );
+    until(&mut app, "a code", |a| {
+        a.world().resource::<Online>().waiting.is_some()
+    });
+    let code = app.world().resource::<Online>().waiting.clone().unwrap();
+    assert_eq!(
+        *app.world().resource::<State<Screen>>().get(),
+        Screen::Online
+    );
+
+    // The friend joins with the code.
+    let conn = Connection::open(&url, &format!("{:032x}", 0xB0B_u64), "Bob").unwrap();
+    let mut bob = Opponent { conn, mirror: None };
+    bob.conn
+        .send(&ClientMsg::Join { code: code.clone() })
+        .unwrap();
+    bob.pump("the game", |b| b.mirror.is_some());
+
+    // The game goes to the table: Ada Silver (a person here), Bob online; the server's clocks.
+    until(&mut app, "the table", |a| {
+        a.world()
+            .get_resource::<khet::table::Match>()
+            .is_some_and(|m| m.spec.online)
+            && *a.world().resource::<State<Screen>>().get() == Screen::Playing
+    });
+    assert_eq!(game(&app).spec.players, [Player::Person, Player::Online]);
+    let clocks = app.world().resource::<Clocks>().clone();
+    assert!(clocks.left(Side::Silver) <= Duration::from_secs(300));
+    assert!(
+        clocks.left(Side::Silver) > Duration::from_secs(240),
+        "{clocks:?}"
+    );
+
+    // Ada moves with the mouse; the server and Bob get it.
+    send(&mut app, SquareClicked(sq("e1")));
+    send(&mut app, SquareClicked(sq("e2")));
+    assert_eq!(game(&app).game.turns().len(), 1);
+    bob.pump("Ada's move", |b| b.plies() == 1);
+    // Clicking for Bob is refused at the table.
+    send(&mut app, SquareClicked(sq("f8")));
+    assert_eq!(common::news(&app), Some(khet::news::News::OpponentsTurn));
+    // Bob moves; the table plays it.
+    bob.conn
+        .send(&ClientMsg::Move {
+            ply: 1,
+            mv: "f8f7".into(),
+        })
+        .unwrap();
+    until(&mut app, "Bob's move at the table", |a| {
+        game(a).game.turns().len() == 2
+    });
+    assert_eq!(game(&app).game.turns()[1].mv.to_string(), "f8f7");
+
+    // Bob offers a draw; Ada declines at the table.
+    bob.conn.send(&ClientMsg::OfferDraw).unwrap();
+    until(&mut app, "the offer", |a| {
+        game(a).draw_offer == Some(Side::Red)
+    });
+    send(&mut app, TableAction::DeclineDraw);
+    bob.pump("the decline", |b| {
+        b.mirror
+            .as_ref()
+            .is_some_and(|m| m.view.draw_offer.is_none())
+    });
+
+    // Bob goes away: the table says so.
+    let bob_identity = format!("{:032x}", 0xB0B_u64);
+    drop(bob);
+    until(&mut app, "Bob gone", |a| {
+        a.world()
+            .resource::<OnlineTable>()
+            .absence
+            .is_some_and(|ab| !ab.connected[1] && ab.gone(Side::Red).is_some())
+    });
+
+    // Ada's game closes and opens again: it takes its seat from online.ron.
+    drop(app);
+    let mut app = the_game(&dir, &url);
+    let unfinished: Vec<String> = app
+        .world()
+        .resource::<OnlineFiles>()
+        .file
+        .unfinished()
+        .map(|s| s.code.clone())
+        .collect();
+    assert_eq!(unfinished, std::slice::from_ref(&code));
+    send(&mut app, OnlineRequest::Return(code.clone()));
+    until(&mut app, "the game again", |a| {
+        a.world()
+            .get_resource::<khet::table::Match>()
+            .is_some_and(|m| m.spec.online)
+            && game(a).game.turns().len() == 2
+    });
+    assert_eq!(game(&app).spec.players, [Player::Person, Player::Online]);
+
+    // Bob is back and resigns: the server's result is on the table, and the seat is over.
+    let conn = Connection::open(&url, &bob_identity, "Bob").unwrap();
+    let mut bob = Opponent { conn, mirror: None };
+    bob.conn
+        .send(&ClientMsg::Watch {
+            code: code.clone(),
+            since: None,
+        })
+        .unwrap();
+    bob.pump("the game", |b| b.mirror.is_some());
+    assert_eq!(bob.mirror.as_ref().unwrap().view.status, Status::Playing);
+    drop(bob);
+    // Bob takes his seat with his own secret: he has none here (a watcher cannot resign), so
+    // Ada claims the game after he has been gone past the grace period instead.
+    until(&mut app, "the claim allowed", |a| {
+        a.world()
+            .resource::<OnlineTable>()
+            .absence
+            .is_some_and(|ab| {
+                ab.gone(Side::Red)
+                    .is_some_and(|g| g > Duration::from_millis(600))
+            })
+    });
+    send(
+        &mut app,
+        OnlineRequest::Send(ClientMsg::ClaimAbandoned { draw: false }),
+    );
+    until(&mut app, "the result", |a| game(a).game.result().is_some());
+    assert_eq!(
+        game(&app).game.result(),
+        Some(GameResult::Win {
+            winner: Side::Silver,
+            reason: WinReason::Abandonment
+        })
+    );
+    until(&mut app, "the seat marked over", |a| {
+        a.world()
+            .resource::<OnlineFiles>()
+            .file
+            .unfinished()
+            .next()
+            .is_none()
+    });
+    let on_disk = std::fs::read_to_string(dir.join("online.ron")).unwrap();
+    assert!(
+        on_disk.contains(&code) && on_disk.contains("over: true"),
+        "{on_disk}"
+    );
+    drop(app);
+    runtime.shutdown_background();
+    let _ = std::fs::remove_dir_all(&dir);
+}
