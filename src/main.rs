@@ -32,6 +32,14 @@ struct Args {
     #[cfg(feature = "dev")]
     #[arg(long, value_name = "DIR", hide = true)]
     autoplay: Option<std::path::PathBuf>,
+    /// Plays the scripted online tour against the server at --server, saving screenshots.
+    #[cfg(feature = "dev")]
+    #[arg(long, value_name = "DIR", hide = true, requires = "server")]
+    online_tour: Option<std::path::PathBuf>,
+    /// The server of the online tour.
+    #[cfg(feature = "dev")]
+    #[arg(long, value_name = "URL", hide = true)]
+    server: Option<String>,
     /// Measures CPU frame times of a scripted game in the headless app.
     #[cfg(feature = "dev")]
     #[arg(long, hide = true)]
@@ -64,6 +72,20 @@ fn main() -> AppExit {
             // The script's games and settings stay in its folder, away from the player's.
             let mut app = game_app(Some(&dir));
             app.add_plugins(khet::dev::AutoplayPlugin(dir));
+            return app.run();
+        }
+        if let (Some(dir), Some(server)) = (args.online_tour, args.server) {
+            if let Err(e) = std::fs::create_dir_all(&dir) {
+                eprintln!("error: cannot create {}: {e}", dir.display());
+                return AppExit::error();
+            }
+            // Its identity and seats stay in its folder too.
+            let mut app = game_app(Some(&dir));
+            app.insert_resource(khet::online::OnlineFiles {
+                file: khet::online::seats::OnlineFile::default(),
+                path: Some(dir.join("online.ron")),
+            });
+            app.add_plugins(khet::dev::OnlineTourPlugin { dir, server });
             return app.run();
         }
     }

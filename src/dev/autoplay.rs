@@ -44,7 +44,7 @@ impl Plugin for AutoplayPlugin {
     }
 }
 
-fn quality_from_env() -> crate::settings::Quality {
+pub(super) fn quality_from_env() -> crate::settings::Quality {
     use crate::settings::Quality;
     match std::env::var("KHET_AUTOPLAY_QUALITY").as_deref() {
         Ok("auto") => Quality::Auto,

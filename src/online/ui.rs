@@ -22,7 +22,7 @@ pub(crate) fn plugin(app: &mut App) {
         )
         .add_systems(
             EguiPrimaryContextPass,
-            (connection, opponent_gone, takeback_asked)
+            (players, connection, opponent_gone, takeback_asked)
                 .run_if(resource_exists::<OnlineTable>.and_then(in_state(Screen::Playing)))
                 .in_set(PanelSet::Overlays),
         );
@@ -380,6 +380,44 @@ fn leaderboard(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<
         });
 }
 
+/// At the table: who plays (names and ratings), on what terms, and the game's code.
+fn players(mut contexts: EguiContexts, space: Res<PanelSpace>, table: Res<OnlineTable>) -> Result {
+    let view = &table.mirror.view;
+    let dialog = crate::theme::dialog(
+        "Online game",
+        egui::Align2::LEFT_BOTTOM,
+        [10.0, -10.0],
+        &space,
+    );
+    dialog.show(contexts.ctx_mut()?, |ui| {
+        for side in [Side::Silver, Side::Red] {
+            let who = view.players[side.index()]
+                .as_ref()
+                .map_or("—".to_string(), |p| {
+                    format!("{} ({})", p.name, p.rating_text())
+                });
+            let you = if table.you() == Some(side) {
+                " — you"
+            } else {
+                ""
+            };
+            ui.colored_label(
+                crate::theme::side_color(side),
+                format!("{side}: {who}{you}"),
+            );
+        }
+        let rated = if view.rated { "rated" } else { "casual" };
+        let clock = view.clock.map_or("no clock".into(), |c| c.to_string());
+        let watching = if table.you().is_none() {
+            " · watching"
+        } else {
+            ""
+        };
+        ui.small(format!("{rated} · {clock} · game {}{watching}", table.code));
+    });
+    Ok(())
+}
+
 /// At the table: the connection lost and being taken up again.
 fn connection(
     mut contexts: EguiContexts,
@@ -430,10 +468,11 @@ fn opponent_gone(
     frames.within(std::time::Duration::from_millis(
         1000 - u64::from(gone.subsec_millis()),
     ));
+    // Below the clocks, which stay in view.
     crate::theme::dialog(
         "Opponent gone",
         egui::Align2::CENTER_TOP,
-        [0.0, 20.0],
+        [0.0, 70.0],
         &space,
     )
     .show(contexts.ctx_mut()?, |ui| {
@@ -485,7 +524,7 @@ fn takeback_asked(
     crate::theme::dialog(
         "Take-back asked",
         egui::Align2::CENTER_TOP,
-        [0.0, 20.0],
+        [0.0, 70.0],
         &space,
     )
     .show(contexts.ctx_mut()?, |ui| {

@@ -81,12 +81,33 @@ async fn refuse_and_close(socket: &mut WebSocket, code: Refusal, reason: &str) {
             ServerMsg::refused(code, reason).to_json().into(),
         ))
         .await;
-    let _ = socket
-        .send(Message::Close(Some(CloseFrame {
-            code: 1008,
-            reason: "".into(),
-        })))
-        .await;
+    close(socket, "").await;
+}
+
+/// How long a closing connection is read (and what arrives thrown away) for the client's half
+/// of the close.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
+
+/// Closes with the WebSocket's handshake: the close frame, then what the client still sends
+/// read and dropped until it closes too (or [`CLOSE_WAIT`] passes). Dropping a socket with
+/// unread input makes the system reset it, and the reset can destroy the last messages sent,
+/// the refusal that says why among them.
+async fn close(socket: &mut WebSocket, why: &'static str) {
+    let frame = CloseFrame {
+        code: 1008,
+        reason: why.into(),
+    };
+    if socket.send(Message::Close(Some(frame))).await.is_err() {
+        return;
+    }
+    let _ = timeout(CLOSE_WAIT, async {
+        while let Some(Ok(message)) = socket.recv().await {
+            if matches!(message, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
 }
 
 /// Waits for `hello` and answers `welcome`; `None` if the client said anything else.
@@ -207,13 +228,7 @@ impl Session {
                 }
             };
             if let Next::Close(why) = next {
-                let _ = self
-                    .socket
-                    .send(Message::Close(Some(CloseFrame {
-                        code: 1008,
-                        reason: why.into(),
-                    })))
-                    .await;
+                close(&mut self.socket, why).await;
                 return;
             }
         }
