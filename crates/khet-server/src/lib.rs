@@ -43,8 +43,11 @@ async fn upgrade(
         Err(why) => return (StatusCode::TOO_MANY_REQUESTS, why).into_response(),
     };
     let (hub, limits) = (state.hub.clone(), state.limits.clone());
+    // A client's messages are small: a small read buffer (tungstenite's default is 128 KiB a
+    // connection, most of a game's memory under load).
     ws.max_message_size(MAX_CLIENT_MESSAGE_BYTES)
         .max_frame_size(MAX_CLIENT_MESSAGE_BYTES)
+        .read_buffer_size(2 * MAX_CLIENT_MESSAGE_BYTES)
         .on_upgrade(move |socket| socket::serve(socket, hub, limits, permit))
 }
 

@@ -53,6 +53,8 @@ struct Stats {
     /// Round trips in microseconds, while measuring.
     rtts: Mutex<Vec<u32>>,
     measuring: std::sync::atomic::AtomicBool,
+    /// The report is written: what fails now is the bench shutting down.
+    done: std::sync::atomic::AtomicBool,
     moves: AtomicU64,
     live: AtomicI64,
     started: AtomicU64,
@@ -205,6 +207,7 @@ async fn pair(url: String, n: u64, think: Duration, until: Instant, stats: Arc<S
     }
     .await;
     if let Err(e) = result
+        && !stats.done.load(Ordering::Relaxed)
         && stats.errors.fetch_add(1, Ordering::Relaxed) < 5
     {
         eprintln!("bot pair {n}: {e}");
@@ -380,6 +383,7 @@ fn main() -> Result<(), String> {
         "records: {} finished games checked, {missing} missing acknowledged moves; bot errors: {errors}",
         acknowledged.len()
     );
+    stats.done.store(true, Ordering::Relaxed);
     if let Some(mut child) = child {
         let _ = child.kill();
         let _ = child.wait();
