@@ -125,6 +125,9 @@ pub struct OnlineTable {
     pub absence: Option<Absence>,
     /// Whether the table has been given the game.
     on_table: bool,
+    /// The file the table autosaves the game in, kept when the table is given the game again
+    /// (after a resync), so that one game stays one file.
+    file: Option<std::path::PathBuf>,
 }
 
 impl OnlineTable {
@@ -388,12 +391,17 @@ fn message(
             match Mirror::from_sync(event, you, game) {
                 Ok(mirror) => {
                     online.waiting = (mirror.view.status == Status::Open).then(|| code.clone());
+                    let file = table
+                        .get()
+                        .filter(|t| t.code == code)
+                        .and_then(|t| t.file.clone());
                     let tab = OnlineTable {
                         code,
                         secret,
                         clocks_at: Instant::now(),
                         absence: None,
                         on_table: false,
+                        file,
                         mirror,
                     };
                     start_table(&tab, t);
@@ -570,7 +578,7 @@ fn table_spec(tab: &OnlineTable) -> NewGameSpec {
         resume: Some(Resume {
             game,
             remaining,
-            file: None,
+            file: tab.file.clone(),
             date: crate::files::now_utc(),
         }),
         lesson: false,
@@ -650,7 +658,7 @@ fn send_moves(
 /// Brings the table to the server's game: the next move the server has, once the table is at
 /// rest; the server's result once every move is shown; the whole game again if they disagree.
 fn reconcile(
-    tab: Res<OnlineTable>,
+    mut tab: ResMut<OnlineTable>,
     mut m: ResMut<Match>,
     show: Res<Show>,
     mut moves: MessageWriter<MoveRequested>,
@@ -660,6 +668,9 @@ fn reconcile(
 ) {
     if !m.spec.online || !tab.on_table || !show.is_idle() {
         return;
+    }
+    if m.file.is_some() && tab.file != m.file {
+        tab.file.clone_from(&m.file);
     }
     let server = tab.mirror.game.turns();
     let here = m.game.turns();

@@ -62,7 +62,9 @@ pub fn wide_side_panel(
 
 /// The heading and the way to every screen.
 pub fn nav(ui: &mut egui::Ui, here: Screen, go: &mut NextState<Screen>) {
-    ui.horizontal(|ui| {
+    // Wrapped, so that the side panel keeps its width (and the board its room) however many
+    // screens there are.
+    ui.horizontal_wrapped(|ui| {
         ui.heading("Khet");
         for (screen, label) in [
             (Screen::Playing, "Game"),
