@@ -84,9 +84,7 @@ impl OnlineFile {
         if khet_protocol::is_secret(&self.identity) {
             return Ok(false);
         }
-        let mut bytes = [0u8; 16];
-        getrandom::fill(&mut bytes).map_err(|e| format!("no random numbers: {e}"))?;
-        self.identity = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        self.identity = khet_protocol::new_secret()?;
         Ok(true)
     }
 

@@ -70,9 +70,7 @@ fn identity(path: &Path) -> Result<String, Failure> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(Failure::Input(format!("{}: {e}", path.display()))),
     }
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).map_err(|e| Failure::Input(format!("no random numbers: {e}")))?;
-    let secret: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let secret = khet_protocol::new_secret().map_err(Failure::Input)?;
     let fail = |e: std::io::Error| Failure::Input(format!("{}: {e}", path.display()));
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(fail)?;

@@ -614,6 +614,14 @@ pub fn check_code(code: &str) -> Result<String, String> {
     }
 }
 
+/// A new secret: [`SECRET_CHARS`] lowercase hexadecimal digits (128 random bits from the
+/// system), for an installation's identity or a seat.
+pub fn new_secret() -> Result<String, String> {
+    let mut bytes = [0u8; SECRET_CHARS / 2];
+    getrandom::fill(&mut bytes).map_err(|e| format!("no random numbers: {e}"))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
 /// Whether `secret` looks like one: [`SECRET_CHARS`] lowercase hexadecimal digits.
 pub fn is_secret(secret: &str) -> bool {
     secret.len() == SECRET_CHARS

@@ -1,6 +1,6 @@
 //! Random secrets and codes, and the hashes the server keeps instead of secrets.
 
-use khet_protocol::{CODE_ALPHABET, CODE_CHARS, SECRET_CHARS};
+use khet_protocol::{CODE_ALPHABET, CODE_CHARS};
 use sha2::{Digest, Sha256};
 
 /// Random bytes from the operating system. Without them nothing secret can be made, so a
@@ -11,11 +11,7 @@ fn random_bytes<const N: usize>() -> Result<[u8; N], String> {
     Ok(bytes)
 }
 
-/// A new secret: [`SECRET_CHARS`] lowercase hexadecimal digits (128 bits).
-pub fn new_secret() -> Result<String, String> {
-    let bytes: [u8; SECRET_CHARS / 2] = random_bytes()?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
-}
+pub use khet_protocol::new_secret;
 
 /// A new game code or player id: [`CODE_CHARS`] characters of [`CODE_ALPHABET`] (about 40 bits;
 /// the database refuses the rare repeat and the caller draws again).
