@@ -16,16 +16,21 @@ use std::time::Duration;
     about = "Khet online: games between players anywhere, checked by the engine and stored \
              before they are acknowledged",
     after_help = "It prints `listening on ws://ADDRESS` when ready. Games and players are kept \
-                  in an SQLite database in the data folder. See docs/online-protocol.md."
+                  in an SQLite database in the data folder, or in PostgreSQL with --database. See \
+                  docs/online-protocol.md."
 )]
 struct Args {
     /// The address and port to listen on (port 0: any free port)
     #[arg(long, default_value = "127.0.0.1:7878")]
     listen: SocketAddr,
-    /// The folder of the database (default: the platform's data folder, e.g.
+    /// The folder of the built-in SQLite database (default: the platform's data folder, e.g.
     /// ~/.local/share/khet/server)
-    #[arg(long)]
+    #[arg(long, conflicts_with = "database")]
     data: Option<PathBuf>,
+    /// A database server instead of the built-in one: postgres://USER@HOST:PORT/DATABASE
+    /// (the schema is made or brought up to date at start)
+    #[arg(long, value_name = "URL")]
+    database: Option<String>,
     /// Sockets one address may have open at once
     #[arg(long, default_value_t = LimitSettings::default().sockets_per_address)]
     sockets_per_address: u32,
@@ -65,25 +70,44 @@ async fn shutdown() {
     let _ = ctrl_c.await;
 }
 
+/// `url` without its password, for messages.
+fn redacted(url: &str) -> String {
+    match (url.split_once("://"), url.rfind('@')) {
+        (Some((scheme, rest)), Some(at)) if at > scheme.len() => {
+            let (userinfo, host) = rest.split_at(at - scheme.len() - 3);
+            let user = userinfo.split(':').next().unwrap_or("");
+            format!("{scheme}://{user}{host}")
+        }
+        _ => url.to_string(),
+    }
+}
+
 async fn run(args: Args) -> Result<(), String> {
-    let data = args
-        .data
-        .or_else(data_folder)
-        .ok_or("no data folder: give one with --data")?;
-    let store = Store::open_folder(&data)
-        .await
-        .map_err(|e| format!("{}: {e}", data.display()))?;
+    let (store, where_) = match &args.database {
+        Some(url) => {
+            let store = Store::open(url)
+                .await
+                .map_err(|e| format!("{}: {e}", redacted(url)))?;
+            (store, redacted(url))
+        }
+        None => {
+            let data = args
+                .data
+                .or_else(data_folder)
+                .ok_or("no data folder: give one with --data")?;
+            let store = Store::open_folder(&data)
+                .await
+                .map_err(|e| format!("{}: {e}", data.display()))?;
+            (store, data.display().to_string())
+        }
+    };
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     // Whoever started the server may have stopped reading its output: never fail on that.
     let mut stdout = std::io::stdout();
-    let _ = writeln!(
-        stdout,
-        "listening on ws://{addr}\ndata in {}",
-        data.display()
-    );
+    let _ = writeln!(stdout, "listening on ws://{addr}\ndata in {where_}");
     let _ = stdout.flush();
     if !(0.0..=86_400.0).contains(&args.abandon_grace) {
         return Err("--abandon-grace is 0 to 86400 seconds".into());

@@ -225,7 +225,7 @@ impl Store {
         Store::open(&format!("sqlite://{}?mode=rwc", file.display())).await
     }
 
-    /// Opens the database at `url` (`sqlite://…`, later `postgres://…`).
+    /// Opens the database at `url` (`sqlite://…` or `postgres://…`).
     pub async fn open(url: &str) -> Result<Store> {
         sqlx::any::install_default_drivers();
         let pool = AnyPoolOptions::new()

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Client, Server, TempDir, casual, identity, pair};
+use common::{Backend, Client, Db, Server, casual, identity, pair};
 use khet_protocol::client::Connection;
 use khet_protocol::{
     ClientMsg, ClockSpec, MAX_CLIENT_MESSAGE_BYTES, NewGame, Refusal, ServerMsg, VERSION,
@@ -49,10 +49,9 @@ fn refused_hello(server: &Server, first: &str, code: Refusal) {
     assert_eq!(next_text(&mut socket), None, "{first}: closed after");
 }
 
-#[test]
-fn a_bad_hello_is_refused_and_the_connection_closed() {
-    let data = TempDir::new("hello");
-    let server = Server::start(&data.0, 0, &[]);
+fn a_bad_hello_is_refused_and_the_connection_closed(backend: Backend) {
+    let data = Db::new(backend, "hello");
+    let server = Server::start(&data, 0, &[]);
     let hello = |version: u32, identity: &str, name: &str| {
         ClientMsg::Hello {
             version,
@@ -100,10 +99,9 @@ fn a_bad_hello_is_refused_and_the_connection_closed() {
     Client::connect(&server.url, "Ada");
 }
 
-#[test]
-fn bad_moves_and_messages_change_nothing() {
-    let data = TempDir::new("moves");
-    let server = Server::start(&data.0, 0, &[]);
+fn bad_moves_and_messages_change_nothing(backend: Backend) {
+    let data = Db::new(backend, "moves");
+    let server = Server::start(&data, 0, &[]);
     let (mut silver, mut red, code) = pair(&server.url, casual());
     silver.play("e1e2");
     red.until("the move", |c| c.plies() == 1);
@@ -201,10 +199,9 @@ fn bad_moves_and_messages_change_nothing() {
     silver.until("the move", |c| c.plies() == 2);
 }
 
-#[test]
-fn floods_and_oversized_frames_close_the_connection_and_nothing_else() {
-    let data = TempDir::new("flood");
-    let server = Server::start(&data.0, 0, &[]);
+fn floods_and_oversized_frames_close_the_connection_and_nothing_else(backend: Backend) {
+    let data = Db::new(backend, "flood");
+    let server = Server::start(&data, 0, &[]);
     let (mut silver, mut red, _) = pair(&server.url, casual());
 
     // A frame over the limit: the connection is closed.
@@ -276,10 +273,9 @@ fn floods_and_oversized_frames_close_the_connection_and_nothing_else() {
     red.until("the move", |c| c.plies() == 1);
 }
 
-#[test]
-fn too_many_sockets_from_one_address_are_turned_away() {
-    let data = TempDir::new("sockets");
-    let server = Server::start(&data.0, 0, &["--sockets-per-address", "3"]);
+fn too_many_sockets_from_one_address_are_turned_away(backend: Backend) {
+    let data = Db::new(backend, "sockets");
+    let server = Server::start(&data, 0, &["--sockets-per-address", "3"]);
     let open: Vec<Connection> = (0..3)
         .map(|i| Connection::open(&server.url, &identity(), &format!("P{i}")).unwrap())
         .collect();
@@ -290,10 +286,9 @@ fn too_many_sockets_from_one_address_are_turned_away() {
     Connection::open(&server.url, &identity(), "P5").expect("room again once they closed");
 }
 
-#[test]
-fn a_client_vanishing_mid_frame_or_mid_handshake_harms_nothing() {
-    let data = TempDir::new("vanish");
-    let mut server = Server::start(&data.0, 0, &[]);
+fn a_client_vanishing_mid_frame_or_mid_handshake_harms_nothing(backend: Backend) {
+    let data = Db::new(backend, "vanish");
+    let mut server = Server::start(&data, 0, &[]);
     let (mut silver, mut red, _) = pair(&server.url, casual());
     // Half a handshake.
     let mut s = TcpStream::connect(&server.addr).unwrap();
@@ -335,3 +330,11 @@ fn a_client_vanishing_mid_frame_or_mid_handshake_harms_nothing() {
     silver.play("e1e2");
     red.until("the move", |c| c.plies() == 1);
 }
+
+on_each_backend!(
+    a_bad_hello_is_refused_and_the_connection_closed,
+    bad_moves_and_messages_change_nothing,
+    floods_and_oversized_frames_close_the_connection_and_nothing_else,
+    too_many_sockets_from_one_address_are_turned_away,
+    a_client_vanishing_mid_frame_or_mid_handshake_harms_nothing,
+);

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Client, Server, TempDir, casual, pair, replayed};
+use common::{Backend, Client, Db, Server, casual, pair, replayed};
 use khet_engine::{Color, DrawReason, Game, GameResult, Limits, Rng, Searcher, Setup, WinReason};
 use khet_protocol::{ClientMsg, ClockSpec, NewGame, Refusal, SeatChoice, Status};
 use std::time::Duration;
@@ -52,10 +52,9 @@ fn play_line(silver: &mut Client, red: &mut Client, moves: &[String]) {
     }
 }
 
-#[test]
-fn a_game_ends_when_a_pharaoh_is_lit_and_its_record_replays() {
-    let data = TempDir::new("pharaoh");
-    let server = Server::start(&data.0, 0, &[]);
+fn a_game_ends_when_a_pharaoh_is_lit_and_its_record_replays(backend: Backend) {
+    let data = Db::new(backend, "pharaoh");
+    let server = Server::start(&data, 0, &[]);
     let (mut silver, mut red, code) = pair(&server.url, casual());
     let line = pharaoh_line();
     play_line(&mut silver, &mut red, &line);
@@ -95,10 +94,9 @@ fn a_game_ends_when_a_pharaoh_is_lit_and_its_record_replays() {
     );
 }
 
-#[test]
-fn resignation_agreement_repetition_and_the_flag_end_games() {
-    let data = TempDir::new("endings");
-    let server = Server::start(&data.0, 0, &[]);
+fn resignation_agreement_repetition_and_the_flag_end_games(backend: Backend) {
+    let data = Db::new(backend, "endings");
+    let server = Server::start(&data, 0, &[]);
 
     // Red resigns after one move each.
     let (mut silver, mut red, code) = pair(&server.url, casual());
@@ -174,10 +172,9 @@ fn resignation_agreement_repetition_and_the_flag_end_games() {
     assert!(record.contains("remaining_ms: (0, 1000)"), "{record}");
 }
 
-#[test]
-fn take_backs_in_casual_games_only() {
-    let data = TempDir::new("takeback");
-    let server = Server::start(&data.0, 0, &[]);
+fn take_backs_in_casual_games_only(backend: Backend) {
+    let data = Db::new(backend, "takeback");
+    let server = Server::start(&data, 0, &[]);
     let (mut silver, mut red, _) = pair(&server.url, casual());
     red.refused(&ClientMsg::RequestTakeback, Refusal::NotNow);
     play_line(&mut silver, &mut red, &["e1e2".into(), "f8f7".into()]);
@@ -205,10 +202,9 @@ fn take_backs_in_casual_games_only() {
     silver.refused(&ClientMsg::RequestTakeback, Refusal::NotNow);
 }
 
-#[test]
-fn rated_games_change_ratings_and_fill_the_leaderboard() {
-    let data = TempDir::new("rated");
-    let server = Server::start(&data.0, 0, &[]);
+fn rated_games_change_ratings_and_fill_the_leaderboard(backend: Backend) {
+    let data = Db::new(backend, "rated");
+    let server = Server::start(&data, 0, &[]);
     let rated = NewGame {
         rated: true,
         ..casual()
@@ -250,10 +246,9 @@ fn rated_games_change_ratings_and_fill_the_leaderboard() {
     assert_eq!(again.conn.player.games, 1);
 }
 
-#[test]
-fn the_lobby_lists_open_games_and_quick_pairing_fills_them() {
-    let data = TempDir::new("lobby");
-    let server = Server::start(&data.0, 0, &[]);
+fn the_lobby_lists_open_games_and_quick_pairing_fills_them(backend: Backend) {
+    let data = Db::new(backend, "lobby");
+    let server = Server::start(&data, 0, &[]);
     let mut looker = Client::connect(&server.url, "Looker");
     looker.send(&ClientMsg::Lobby);
     looker.until("the lobby", |c| c.lobby.is_some());
@@ -313,10 +308,9 @@ fn the_lobby_lists_open_games_and_quick_pairing_fills_them() {
     late.refused(&ClientMsg::Join { code: withdrawn }, Refusal::UnknownGame);
 }
 
-#[test]
-fn spectators_watch_live_with_the_code_and_cannot_act() {
-    let data = TempDir::new("watch");
-    let server = Server::start(&data.0, 0, &[]);
+fn spectators_watch_live_with_the_code_and_cannot_act(backend: Backend) {
+    let data = Db::new(backend, "watch");
+    let server = Server::start(&data, 0, &[]);
     let (mut silver, mut red, code) = pair(&server.url, casual());
     silver.play("e1e2");
     let mut watcher = Client::connect(&server.url, "Watcher");
@@ -346,10 +340,9 @@ fn spectators_watch_live_with_the_code_and_cannot_act() {
     );
 }
 
-#[test]
-fn a_dropped_connection_gets_what_it_missed_once_and_a_restarted_client_its_seat() {
-    let data = TempDir::new("reconnect");
-    let server = Server::start(&data.0, 0, &[]);
+fn a_dropped_connection_gets_what_it_missed_once_and_a_restarted_client_its_seat(backend: Backend) {
+    let data = Db::new(backend, "reconnect");
+    let server = Server::start(&data, 0, &[]);
     let (mut silver, mut red, _) = pair(&server.url, casual());
     silver.play("e1e2");
     red.until("the move", |c| c.plies() == 1);
@@ -416,10 +409,9 @@ fn fresh_connection(c: &Client) -> khet_protocol::client::Connection {
     khet_protocol::client::Connection::open(&c.url, &c.identity, &c.name).unwrap()
 }
 
-#[test]
-fn a_player_gone_past_the_grace_period_loses_the_game_on_claim() {
-    let data = TempDir::new("abandon");
-    let server = Server::start(&data.0, 0, &["--abandon-grace", "1"]);
+fn a_player_gone_past_the_grace_period_loses_the_game_on_claim(backend: Backend) {
+    let data = Db::new(backend, "abandon");
+    let server = Server::start(&data, 0, &["--abandon-grace", "1"]);
     let (mut silver, mut red, code) = pair(&server.url, casual());
     silver.play("e1e2");
     red.until("the move", |c| c.plies() == 1);
@@ -437,10 +429,9 @@ fn a_player_gone_past_the_grace_period_loses_the_game_on_claim() {
     assert_eq!(replayed(&server, &code).result(), Some(won));
 }
 
-#[test]
-fn the_server_killed_mid_game_loses_nothing_it_acknowledged() {
-    let data = TempDir::new("kill");
-    let server = Server::start(&data.0, 0, &[]);
+fn the_server_killed_mid_game_loses_nothing_it_acknowledged(backend: Backend) {
+    let data = Db::new(backend, "kill");
+    let server = Server::start(&data, 0, &[]);
     let port = server.port();
     let clocked = NewGame {
         clock: Some(ClockSpec::minutes(10, 5)),
@@ -454,7 +445,7 @@ fn the_server_killed_mid_game_loses_nothing_it_acknowledged() {
     let position = *silver.mirror().game.position();
 
     server.kill();
-    let server = Server::start(&data.0, port, &[]);
+    let server = Server::start(&data, port, &[]);
     // Both take their seats again as a dropped client does: on a new connection, from the
     // last event they have.
     silver.reconnect(true);
@@ -495,3 +486,15 @@ fn the_server_killed_mid_game_loses_nothing_it_acknowledged() {
     let game = replayed(&server, &code);
     assert_eq!(game.turns().len(), line.len());
 }
+
+on_each_backend!(
+    a_game_ends_when_a_pharaoh_is_lit_and_its_record_replays,
+    resignation_agreement_repetition_and_the_flag_end_games,
+    take_backs_in_casual_games_only,
+    rated_games_change_ratings_and_fill_the_leaderboard,
+    the_lobby_lists_open_games_and_quick_pairing_fills_them,
+    spectators_watch_live_with_the_code_and_cannot_act,
+    a_dropped_connection_gets_what_it_missed_once_and_a_restarted_client_its_seat,
+    a_player_gone_past_the_grace_period_loses_the_game_on_claim,
+    the_server_killed_mid_game_loses_nothing_it_acknowledged,
+);

@@ -3,12 +3,14 @@
 
 #![allow(dead_code)]
 
+pub mod services;
+
 use khet_engine::{Color, GameResult};
 use khet_protocol::client::Connection;
 use khet_protocol::{ClientMsg, Mirror, NewGame, Refusal, SeatChoice, ServerMsg, Status};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -21,6 +23,11 @@ static COUNTER: AtomicU64 = AtomicU64::new(1);
 
 fn unique() -> u64 {
     COUNTER.fetch_add(1, Ordering::Relaxed)
+}
+
+/// A number no other call in this test program gets.
+pub fn unique_number() -> u64 {
+    unique()
 }
 
 /// A temporary folder, removed at the end.
@@ -39,10 +46,72 @@ impl TempDir {
     }
 }
 
+impl TempDir {
+    /// The folder, left for someone else to remove.
+    pub fn keep(self) -> PathBuf {
+        let dir = self.0.clone();
+        std::mem::forget(self);
+        dir
+    }
+}
+
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
+}
+
+/// Where a server keeps its games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// The built-in SQLite database in a data folder (the default).
+    Sqlite,
+    /// A database of the test program's PostgreSQL server.
+    Postgres,
+}
+
+/// A database for one test: a data folder, or a new PostgreSQL database.
+pub struct Db {
+    dir: TempDir,
+    url: Option<String>,
+}
+
+impl Db {
+    pub fn new(backend: Backend, name: &str) -> Db {
+        let dir = TempDir::new(name);
+        let url = match backend {
+            Backend::Sqlite => None,
+            Backend::Postgres => Some(services::Postgres::get().database(name)),
+        };
+        Db { dir, url }
+    }
+
+    /// The server's arguments that name it.
+    pub fn args(&self) -> Vec<std::ffi::OsString> {
+        match &self.url {
+            Some(url) => vec!["--database".into(), url.into()],
+            None => vec!["--data".into(), self.dir.0.clone().into()],
+        }
+    }
+}
+
+/// Each test of a file, run once on each backend: `mod sqlite` and `mod postgres`.
+#[macro_export]
+macro_rules! on_each_backend {
+    ($($test:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[test]
+            fn $test() {
+                super::$test(super::common::Backend::Sqlite)
+            })*
+        }
+        mod postgres {
+            $(#[test]
+            fn $test() {
+                super::$test(super::common::Backend::Postgres)
+            })*
+        }
+    };
 }
 
 /// A running server.
@@ -55,11 +124,11 @@ pub struct Server {
 }
 
 impl Server {
-    /// Starts `khet-server` on `data`, on `port` (0: any free one), with extra arguments.
-    pub fn start(data: &Path, port: u16, extra: &[&str]) -> Server {
+    /// Starts `khet-server` on `db`, on `port` (0: any free one), with extra arguments.
+    pub fn start(db: &Db, port: u16, extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_khet-server"))
-            .args(["--listen", &format!("127.0.0.1:{port}"), "--data"])
-            .arg(data)
+            .args(["--listen", &format!("127.0.0.1:{port}")])
+            .args(db.args())
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

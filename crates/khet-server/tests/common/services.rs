@@ -1,0 +1,241 @@
+//! Real PostgreSQL and Redis servers for the tests, from Debian's packages (`.ci/test` installs
+//! them): each on 127.0.0.1 at a free port, in a temporary folder, started on first use and
+//! stopped, with its folder removed, when the test program ends.
+
+use super::TempDir;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// A port nobody listens on now.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+fn running_as_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+/// Runs `script` in a shell that outlives nothing: when the test program (its parent) ends, it
+/// runs `stop` and removes `dir`. The statics these servers live in are never dropped, so this
+/// is how they are stopped.
+fn guarded(script: &str, stop: &str, dir: &Path) -> Child {
+    let guard = format!(
+        "{script}\nparent=$PPID\nwhile kill -0 $parent 2>/dev/null; do sleep 0.5; done\n{stop}\n\
+         rm -rf \"$KHET_SERVICE_DIR\""
+    );
+    Command::new("sh")
+        .args(["-c", &guard])
+        .env("KHET_SERVICE_DIR", dir)
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("sh starts")
+}
+
+fn missing(what: &str, package: &str) -> ! {
+    panic!(
+        "{what} is not installed: these tests run a real one. Run `.ci/test` (it installs \
+         Debian's {package}), or `apt-get install {package}`."
+    )
+}
+
+fn wait_for_port(port: u16, what: &str, log: &Path) {
+    let start = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            start.elapsed() < super::PATIENCE,
+            "{what} did not start: {}",
+            std::fs::read_to_string(log).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// One PostgreSQL server for the whole test program.
+pub struct Postgres {
+    /// The shell that stops it (kept so that it is not a zombie's parent's business).
+    _guard: Option<Child>,
+    bin: PathBuf,
+    port: u16,
+    root: bool,
+}
+
+fn postgres_bin() -> Option<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .ok()?
+        .flatten()
+        .map(|e| e.path().join("bin"))
+        .filter(|b| b.join("postgres").exists())
+        .collect();
+    found.sort();
+    found.pop()
+}
+
+impl Postgres {
+    /// The server, started on first use.
+    pub fn get() -> &'static Postgres {
+        static PG: OnceLock<Postgres> = OnceLock::new();
+        PG.get_or_init(Postgres::start)
+    }
+
+    fn as_postgres(&self, program: &str) -> Command {
+        if self.root {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(self.bin.join(program));
+            c
+        } else {
+            Command::new(self.bin.join(program))
+        }
+    }
+
+    fn start() -> Postgres {
+        let bin = postgres_bin().unwrap_or_else(|| missing("PostgreSQL", "postgresql"));
+        let dir = TempDir::new("postgres").keep();
+        let root = running_as_root();
+        let mut pg = Postgres {
+            _guard: None,
+            bin,
+            port: free_port(),
+            root,
+        };
+        let data = dir.join("data");
+        if root {
+            // PostgreSQL will not run as root: its files belong to its own user.
+            let ok = Command::new("chown")
+                .args(["-R", "postgres"])
+                .arg(&dir)
+                .status()
+                .is_ok_and(|s| s.success());
+            assert!(ok, "chown {} to postgres", dir.display());
+        }
+        let log = dir.join("initdb.log");
+        let out = pg
+            .as_postgres("initdb")
+            .args([
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "--no-sync",
+                "-E",
+                "UTF8",
+                "-D",
+            ])
+            .arg(&data)
+            .output()
+            .expect("initdb runs");
+        std::fs::write(&log, [&out.stdout[..], &out.stderr[..]].concat()).ok();
+        assert!(
+            out.status.success(),
+            "initdb: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let server_log = dir.join("postgres.log");
+        let run = |c: &Command| -> String {
+            std::iter::once(c.get_program())
+                .chain(c.get_args())
+                .map(|a| format!("'{}'", a.to_string_lossy()))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        // Durability is the server's claim, not the tests' database's: fsync off keeps a busy
+        // 2-core machine's disk out of the timings.
+        let mut start = pg.as_postgres("postgres");
+        start.arg("-D").arg(&data).args([
+            "-p",
+            &pg.port.to_string(),
+            "-c",
+            "listen_addresses=127.0.0.1",
+            "-c",
+            "fsync=off",
+            "-c",
+            "max_connections=300",
+            "-c",
+        ]);
+        start.arg(format!("unix_socket_directories={}", dir.display()));
+        let mut stop = pg.as_postgres("pg_ctl");
+        stop.arg("-D").arg(&data).args(["-m", "immediate", "stop"]);
+        pg._guard = Some(guarded(
+            &format!("{} > '{}' 2>&1 &", run(&start), server_log.display()),
+            &format!("{} >/dev/null 2>&1", run(&stop)),
+            &dir,
+        ));
+        wait_for_port(pg.port, "PostgreSQL", &server_log);
+        pg
+    }
+
+    /// A new, empty database: its URL.
+    pub fn database(&self, name: &str) -> String {
+        let name = format!("khet_{}_{}", name, super::unique_number());
+        let out = self
+            .as_postgres("psql")
+            .args([
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &self.port.to_string(),
+                "-U",
+                "postgres",
+            ])
+            .args(["-v", "ON_ERROR_STOP=1", "-q", "-c"])
+            .arg(format!("CREATE DATABASE {name}"))
+            .output()
+            .expect("psql runs");
+        assert!(
+            out.status.success(),
+            "CREATE DATABASE: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        format!("postgres://postgres@127.0.0.1:{}/{name}", self.port)
+    }
+}
+
+/// One Redis server for the whole test program.
+pub struct Redis {
+    _guard: Child,
+    /// `redis://127.0.0.1:PORT`.
+    pub url: String,
+}
+
+impl Redis {
+    /// The server, started on first use.
+    pub fn get() -> &'static Redis {
+        static REDIS: OnceLock<Redis> = OnceLock::new();
+        REDIS.get_or_init(Redis::start)
+    }
+
+    fn start() -> Redis {
+        if Command::new("redis-server")
+            .arg("--version")
+            .output()
+            .is_err()
+        {
+            missing("Redis", "redis-server");
+        }
+        let dir = TempDir::new("redis").keep();
+        let port = free_port();
+        let log = dir.join("redis.log");
+        let guard = guarded(
+            &format!(
+                "redis-server --bind 127.0.0.1 --port {port} --dir '{}' --save '' \
+                 --appendonly no --protected-mode yes > '{}' 2>&1 &\nredis=$!",
+                dir.display(),
+                log.display()
+            ),
+            "kill $redis; wait $redis",
+            &dir,
+        );
+        wait_for_port(port, "Redis", &log);
+        Redis {
+            _guard: guard,
+            url: format!("redis://127.0.0.1:{port}"),
+        }
+    }
+}
