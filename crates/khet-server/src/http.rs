@@ -24,13 +24,13 @@ fn failed(e: StoreError) -> Response {
         .into_response()
 }
 
-/// `GET /`: what this is and where to look.
+/// `GET /about`: what this is and where to look, in plain text.
 pub async fn index() -> &'static str {
     concat!(
         "khet-server ",
         env!("CARGO_PKG_VERSION"),
         ": Khet online. Play from the game's Online screen or with `khet-engine online`.\n",
-        "GET /games: the newest games; GET /games/CODE.ron: a game's record; ",
+        "GET /: the games being played, to watch in a browser (/watch/CODE); GET /games: the newest games; GET /games/CODE.ron: a game's record; ",
         "GET /players: the leaderboard; /ws: the WebSocket (docs/online-protocol.md).\n"
     )
 }

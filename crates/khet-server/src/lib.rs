@@ -1,7 +1,7 @@
 //! `khet-server`: Khet's online play on one machine. Players connect over WebSockets
 //! (`docs/online-protocol.md`); each live game is a task that owns the engine's game and the
 //! clocks (`room`); every change is stored in SQLite (`store`) before anyone is told; games and
-//! players are listed over plain HTTP (`http`).
+//! players are listed over plain HTTP (`http`), and games are watched in a browser (`watch`).
 
 mod http;
 pub mod hub;
@@ -11,6 +11,7 @@ pub mod room;
 pub mod secret;
 mod socket;
 pub mod store;
+pub mod watch;
 
 use axum::Router;
 use axum::extract::{ConnectInfo, State, WebSocketUpgrade};
@@ -66,7 +67,11 @@ pub fn router(hub: Hub, limits: LimitSettings) -> Router {
         }
     });
     Router::new()
-        .route("/", get(http::index))
+        .route("/", get(watch::lobby))
+        .route("/about", get(http::index))
+        .route("/watch/{code}", get(watch::page))
+        .route("/watch/{code}/ws", get(watch::socket))
+        .route("/web/{file}", get(watch::asset))
         .route("/ws", get(upgrade))
         .route("/games", get(http::games))
         .route("/games/{file}", get(http::record))

@@ -3,40 +3,10 @@
 
 mod common;
 
-use common::{Backend, Client, Db, Server, casual, pair, replayed};
-use khet_engine::{Color, DrawReason, Game, GameResult, Limits, Rng, Searcher, Setup, WinReason};
+use common::{Backend, Client, Db, Server, casual, pair, pharaoh_line, replayed};
+use khet_engine::{Color, DrawReason, GameResult, WinReason};
 use khet_protocol::{ClientMsg, ClockSpec, NewGame, Refusal, SeatChoice, Status};
 use std::time::Duration;
-
-/// A game Silver wins by lighting the Pharaoh: Silver searches two plies, Red plays at random
-/// (a fixed seed), so the line is the same on every run and ends within a few dozen plies.
-fn pharaoh_line() -> Vec<String> {
-    let mut game = Game::new(Setup::builtin("classic").unwrap().position);
-    let mut rng = Rng::new(7);
-    let mut searcher = Searcher::default();
-    let mut moves = Vec::new();
-    while !game.is_over() {
-        assert!(moves.len() < 400, "the line ends");
-        let mv = if game.side_to_move() == Color::Silver {
-            searcher
-                .search_game(&game, Limits::depth(2), |_| {})
-                .best
-                .unwrap()
-        } else {
-            rng.pick(&game.legal_moves()).unwrap()
-        };
-        game.play(mv).unwrap();
-        moves.push(mv.to_string());
-    }
-    assert!(matches!(
-        game.result(),
-        Some(GameResult::Win {
-            winner: Color::Silver,
-            reason: WinReason::PharaohHit
-        })
-    ));
-    moves
-}
 
 /// Plays `moves` from where the game stands, each client waiting for the other's move.
 fn play_line(silver: &mut Client, red: &mut Client, moves: &[String]) {

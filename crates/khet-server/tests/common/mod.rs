@@ -3,9 +3,10 @@
 
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod services;
 
-use khet_engine::{Color, GameResult};
+use khet_engine::{Color, Game, GameResult, Limits, Rng, Searcher, Setup, WinReason};
 use khet_protocol::client::Connection;
 use khet_protocol::{ClientMsg, Mirror, NewGame, Refusal, SeatChoice, ServerMsg, Status};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -381,6 +382,36 @@ impl Client {
             since,
         });
     }
+}
+
+/// A game Silver wins by lighting the Pharaoh: Silver searches two plies, Red plays at random
+/// (a fixed seed), so the line is the same on every run and ends within a few dozen plies.
+pub fn pharaoh_line() -> Vec<String> {
+    let mut game = Game::new(Setup::builtin("classic").unwrap().position);
+    let mut rng = Rng::new(7);
+    let mut searcher = Searcher::default();
+    let mut moves = Vec::new();
+    while !game.is_over() {
+        assert!(moves.len() < 400, "the line ends");
+        let mv = if game.side_to_move() == Color::Silver {
+            searcher
+                .search_game(&game, Limits::depth(2), |_| {})
+                .best
+                .unwrap()
+        } else {
+            rng.pick(&game.legal_moves()).unwrap()
+        };
+        game.play(mv).unwrap();
+        moves.push(mv.to_string());
+    }
+    assert!(matches!(
+        game.result(),
+        Some(GameResult::Win {
+            winner: Color::Silver,
+            reason: WinReason::PharaohHit
+        })
+    ));
+    moves
 }
 
 /// A casual game without clocks from Classic, the creator Silver.
