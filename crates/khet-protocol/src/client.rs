@@ -93,8 +93,31 @@ pub struct Connection {
 }
 
 impl Connection {
-    /// Connects to the server at `base` (`ws://host:port`) and says hello.
+    /// Connects to the server at `base` (`ws://host:port`) and says hello. `base` may list
+    /// several nodes of one service, separated by commas (`ws://a:7878,ws://b:7878`): each is
+    /// tried in turn, and the first that answers is used, so that a client whose node died
+    /// reconnects to a surviving one.
     pub fn open(base: &str, identity: &str, name: &str) -> Result<Connection, ClientError> {
+        let servers: Vec<&str> = base
+            .split(',')
+            .map(str::trim)
+            .filter(|b| !b.is_empty())
+            .collect();
+        // A wrong address is wrong whatever the others do: said at once.
+        for one in &servers {
+            socket_url(one)?;
+        }
+        let mut last = None;
+        for one in servers {
+            match Connection::open_one(one, identity, name) {
+                Ok(conn) => return Ok(conn),
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| ClientError::Address("no server address".into())))
+    }
+
+    fn open_one(base: &str, identity: &str, name: &str) -> Result<Connection, ClientError> {
         let (url, host_port) = socket_url(base)?;
         let addr = host_port
             .to_socket_addrs()
@@ -242,6 +265,35 @@ mod tests {
         assert!(url("wss://example.org").is_err());
         assert!(url("http://example.org").is_err());
         assert!(url("ws://").is_err());
+    }
+
+    #[test]
+    fn a_list_of_nodes_is_tried_in_turn_and_a_wrong_address_said_at_once() {
+        // Nothing listens on these ports of this machine: each is tried, and the last failure
+        // is the answer.
+        let free = |_| {
+            std::net::TcpListener::bind("127.0.0.1:0")
+                .and_then(|l| l.local_addr())
+                .map(|a| a.port())
+                .unwrap()
+        };
+        let [p, q]: [u16; 2] = std::array::from_fn(free);
+        let list = format!("ws://127.0.0.1:{p}, ws://127.0.0.1:{q}");
+        let identity = "0123456789abcdef0123456789abcdef";
+        match Connection::open(&list, identity, "me") {
+            Err(ClientError::Connection(why)) => assert!(why.contains(&q.to_string()), "{why}"),
+            other => panic!("{:?}", other.err()),
+        }
+        // A wrong address anywhere in the list is reported before anything is tried.
+        let wrong = format!("ws://127.0.0.1:{p},wss://example.org");
+        assert!(matches!(
+            Connection::open(&wrong, identity, "me"),
+            Err(ClientError::Address(_))
+        ));
+        assert!(matches!(
+            Connection::open(" , ", identity, "me"),
+            Err(ClientError::Address(_))
+        ));
     }
 
     #[test]

@@ -3,10 +3,12 @@
 //! clocks (`room`); every change is stored in SQLite (`store`) before anyone is told; games and
 //! players are listed over plain HTTP (`http`), and games are watched in a browser (`watch`).
 
+pub mod cluster;
 mod http;
 pub mod hub;
 pub mod limits;
 pub mod rating;
+pub mod remote;
 pub mod room;
 pub mod secret;
 mod socket;
@@ -79,14 +81,30 @@ pub fn router(hub: Hub, limits: LimitSettings) -> Router {
         .with_state(state)
 }
 
+/// A node among several (`--broker`).
+#[derive(Clone, Debug)]
+pub struct ClusterSettings {
+    /// Redis's URL, `redis://HOST:PORT`.
+    pub broker: String,
+    /// The cluster's name: the prefix of its channels, so that clusters can share one Redis.
+    pub name: String,
+    /// This node's name, unique among the nodes.
+    pub node: String,
+    /// How long a node's hold on its games lasts without renewal: how soon a surviving node
+    /// takes up the games of one that died.
+    pub lease: std::time::Duration,
+}
+
 /// The server's settings (`khet-server --help`).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Settings {
     /// Limits per address and connection.
     pub limits: LimitSettings,
     /// How long a player must be gone before the other may claim the game
     /// ([`khet_protocol::ABANDON_GRACE_MS`] unless a test wants it shorter).
     pub abandon_grace: std::time::Duration,
+    /// One node among several, or alone.
+    pub cluster: Option<ClusterSettings>,
 }
 
 impl Default for Settings {
@@ -94,6 +112,7 @@ impl Default for Settings {
         Settings {
             limits: LimitSettings::default(),
             abandon_grace: std::time::Duration::from_millis(khet_protocol::ABANDON_GRACE_MS),
+            cluster: None,
         }
     }
 }
@@ -107,7 +126,25 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), StoreError> {
     let limits = settings.limits;
-    let hub = Hub::new(store.clone(), settings.abandon_grace);
+    let (cluster, incoming) = match &settings.cluster {
+        Some(c) => {
+            let (broker, stream) = cluster::Broker::connect(&c.broker, &c.name, &c.node)
+                .await
+                .map_err(StoreError)?;
+            let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+            tokio::spawn(broker.clone().run(stream, tx));
+            let cluster = hub::Cluster {
+                broker,
+                lease: c.lease,
+            };
+            (Some(cluster), Some(rx))
+        }
+        None => (None, None),
+    };
+    let hub = Hub::new(store.clone(), settings.abandon_grace, cluster);
+    if let Some(incoming) = incoming {
+        tokio::spawn(hub.clone().run_cluster(incoming));
+    }
     let resumed = hub.resume_games().await?;
     if resumed > 0 {
         eprintln!("khet-server: took up {resumed} unfinished game(s)");
@@ -120,6 +157,10 @@ pub async fn serve(
     .with_graceful_shutdown(shutdown)
     .await
     .map_err(|e| StoreError(format!("serving: {e}")))?;
+    if let Some(c) = &settings.cluster {
+        // The other nodes take this one's games up at once instead of after its leases.
+        store.release_all(&c.node).await?;
+    }
     store.close().await;
     Ok(())
 }

@@ -31,6 +31,25 @@ struct Args {
     /// (the schema is made or brought up to date at start)
     #[arg(long, value_name = "URL")]
     database: Option<String>,
+    /// Run as one node among several: the Redis server they share, redis://HOST:PORT (needs
+    /// --database, the PostgreSQL they share)
+    #[arg(long, value_name = "URL", requires = "database")]
+    broker: Option<String>,
+    /// The cluster's name: nodes of one cluster share it, and clusters sharing one Redis differ
+    #[arg(long, default_value = "khet", requires = "broker")]
+    cluster: String,
+    /// This node's name among the nodes (default: a new random one at each start)
+    #[arg(long, requires = "broker")]
+    node: Option<String>,
+    /// Seconds a node holds its games without renewing: how soon another node takes up the
+    /// games of one that died
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 10.0,
+        requires = "broker"
+    )]
+    lease: f64,
     /// Sockets one address may have open at once
     #[arg(long, default_value_t = LimitSettings::default().sockets_per_address)]
     sockets_per_address: u32,
@@ -112,6 +131,9 @@ async fn run(args: Args) -> Result<(), String> {
     if !(0.0..=86_400.0).contains(&args.abandon_grace) {
         return Err("--abandon-grace is 0 to 86400 seconds".into());
     }
+    if !(1.0..=3_600.0).contains(&args.lease) {
+        return Err("--lease is 1 to 3600 seconds".into());
+    }
     let settings = khet_server::Settings {
         limits: LimitSettings {
             sockets_per_address: args.sockets_per_address,
@@ -119,6 +141,34 @@ async fn run(args: Args) -> Result<(), String> {
             messages_per_second: args.messages_per_second,
         },
         abandon_grace: Duration::from_secs_f64(args.abandon_grace),
+        cluster: match args.broker {
+            Some(broker) => {
+                let node = match args.node {
+                    Some(node) => node,
+                    None => {
+                        khet_protocol::new_secret().map_err(|e| e.to_string())?[..8].to_string()
+                    }
+                };
+                if node.is_empty() || !node.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+                    return Err("--node is letters, digits and dashes".into());
+                }
+                if args.cluster.is_empty()
+                    || !args
+                        .cluster
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-')
+                {
+                    return Err("--cluster is letters, digits and dashes".into());
+                }
+                Some(khet_server::ClusterSettings {
+                    name: args.cluster,
+                    broker,
+                    node,
+                    lease: Duration::from_secs_f64(args.lease),
+                })
+            }
+            None => None,
+        },
     };
     khet_server::serve(listener, store, settings, shutdown())
         .await

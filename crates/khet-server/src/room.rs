@@ -117,6 +117,8 @@ pub struct Room {
     connected: [u32; 2],
     gone_since: [Option<Instant>; 2],
     spectators: u32,
+    /// Another node holds the game's lease now: this room ends.
+    fenced: bool,
     tx: broadcast::Sender<Out>,
     store: Store,
     hub: Hub,
@@ -156,6 +158,7 @@ impl Room {
             // The server has just started (or the game was just made): nobody is here yet.
             gone_since: [Some(now); 2],
             spectators: 0,
+            fenced: false,
             tx,
             store,
             hub,
@@ -166,6 +169,25 @@ impl Room {
             room.turn_started = Some(now);
         }
         Ok(room)
+    }
+
+    /// The room's messages from now on (for another node's followers).
+    pub fn subscribe(&self) -> broadcast::Receiver<Out> {
+        self.tx.subscribe()
+    }
+
+    /// A store failure: one that says another node took the game over ends the room (its
+    /// followers' connections close, and their clients find the game on its new node).
+    fn lost(&mut self, e: StoreError) -> Refused {
+        if e.is_fenced() {
+            eprintln!(
+                "khet-server: game {}: another node has taken it over",
+                self.row.code
+            );
+            self.fenced = true;
+            return crate::cluster::unavailable();
+        }
+        e.into()
     }
 
     /// Runs the room until its game is over and nobody follows it.
@@ -190,7 +212,7 @@ impl Room {
                     self.flag().await;
                 }
             }
-            if self.row.status == Status::Over && self.followers() == 0 {
+            if (self.row.status == Status::Over && self.followers() == 0) || self.fenced {
                 break;
             }
         }
@@ -360,8 +382,16 @@ impl Room {
         let n = self.row.event + 1;
         if !self
             .store
-            .start_game(&self.row.code, &player.id, &secret_hash, n, now_ms())
-            .await?
+            .start_game(
+                &self.row.code,
+                self.row.lease.token,
+                &player.id,
+                &secret_hash,
+                n,
+                now_ms(),
+            )
+            .await
+            .map_err(|e| self.lost(e))?
         {
             return Err(Refused::new(
                 Refusal::SeatTaken,
@@ -548,7 +578,10 @@ impl Room {
     /// Stores an event that changes nothing else stored, then announces it.
     async fn announce(&mut self, event: GameEvent) -> Result<(), Refused> {
         let n = self.row.event + 1;
-        self.store.set_event(&self.row.code, n).await?;
+        self.store
+            .set_event(&self.row.code, self.row.lease.token, n)
+            .await
+            .map_err(|e| self.lost(e))?;
         self.publish(n, event);
         Ok(())
     }
@@ -584,9 +617,11 @@ impl Room {
             Err(e) => return Err(Refused::new(Refusal::Illegal, format!("{mv}: {e}"))),
         };
         let n = self.row.event + 1;
+        let token = self.row.lease.token;
         self.store
-            .add_move(&self.row.code, ply, &text, clocks_ms, n, now_ms())
-            .await?;
+            .add_move(&self.row.code, token, ply, &text, clocks_ms, n, now_ms())
+            .await
+            .map_err(|e| self.lost(e))?;
         self.game = game;
         self.clocks_ms = clocks_ms;
         self.turn_started = self.clock_runs().then(Instant::now);
@@ -672,8 +707,9 @@ impl Room {
         let clocks_ms = self.clocks().map_or(self.clocks_ms, |c| c.remaining_ms);
         let n = self.row.event + 1;
         self.store
-            .take_back(&self.row.code, plies, clocks_ms, n)
-            .await?;
+            .take_back(&self.row.code, self.row.lease.token, plies, clocks_ms, n)
+            .await
+            .map_err(|e| self.lost(e))?;
         self.game = game;
         self.clocks_ms = clocks_ms;
         self.turn_started = self.clock_runs().then(Instant::now);
@@ -700,9 +736,19 @@ impl Room {
             _ => Vec::new(),
         };
         let n = self.row.event + 1;
+        let token = self.row.lease.token;
         self.store
-            .finish(&self.row.code, result, clocks_ms, n, now_ms(), &changes)
-            .await?;
+            .finish(
+                &self.row.code,
+                token,
+                result,
+                clocks_ms,
+                n,
+                now_ms(),
+                &changes,
+            )
+            .await
+            .map_err(|e| self.lost(e))?;
         self.game.end_with(result);
         self.clocks_ms = clocks_ms;
         self.turn_started = None;
@@ -737,7 +783,10 @@ impl Room {
     /// The creator withdraws a game nobody has joined: it is deleted, and its code is unknown
     /// from now on.
     async fn withdraw(&mut self) -> Result<(), Refused> {
-        self.store.delete_open(&self.row.code).await?;
+        self.store
+            .delete_open(&self.row.code, self.row.lease.token)
+            .await
+            .map_err(|e| self.lost(e))?;
         self.row.status = Status::Over;
         self.row.listed = false;
         self.update_lobby();

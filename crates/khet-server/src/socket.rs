@@ -394,6 +394,10 @@ impl Session {
         self.lobby = None;
         let (room, attached) = match self.hub.attach(&code, secret.as_deref(), since).await {
             Ok(ok) => ok,
+            // The game is between two nodes: the client reconnects and finds it.
+            Err(refused) if refused.1 == crate::cluster::UNAVAILABLE => {
+                return Next::Close("the game is moving to another server: reconnect");
+            }
             Err(refused) => return self.refuse(refused).await,
         };
         let mut follow = Follow {
@@ -430,6 +434,12 @@ impl Session {
                     if n <= f.last {
                         return Next::Continue;
                     }
+                    if n > f.last + 1 {
+                        // A message lost on the way from another node: follow again from the
+                        // last one sent, and the room sends what is missing.
+                        let (code, secret, last) = (f.code.clone(), f.secret.clone(), f.last);
+                        return self.follow(&code, secret, Some(last)).await;
+                    }
                     f.last = n;
                 }
                 self.send(&json).await
@@ -443,8 +453,10 @@ impl Session {
                 self.follow(&code, secret, Some(last)).await
             }
             Err(broadcast::error::RecvError::Closed) => {
+                // The room ended under a follower: another node took the game over (or its
+                // owner stopped answering). The client reconnects and finds it there.
                 self.follow = None;
-                Next::Continue
+                Next::Close("the game moved to another server: reconnect")
             }
         }
     }

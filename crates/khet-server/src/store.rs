@@ -13,8 +13,10 @@ use std::fmt;
 use std::path::Path;
 
 /// The schema's steps, built into the program.
-const MIGRATIONS: [(i64, &str, &str); 1] =
-    [(1, "games", include_str!("../migrations/0001_games.sql"))];
+const MIGRATIONS: [(i64, &str, &str); 2] = [
+    (1, "games", include_str!("../migrations/0001_games.sql")),
+    (2, "leases", include_str!("../migrations/0002_leases.sql")),
+];
 
 /// A storage failure, for the log and for a [`khet_protocol::Refusal::Storage`].
 #[derive(Debug)]
@@ -27,6 +29,25 @@ impl fmt::Display for StoreError {
 }
 
 impl std::error::Error for StoreError {}
+
+/// The lease of a room whose game another node has taken over: it must write nothing more.
+pub const FENCED: &str = "this node no longer owns the game";
+
+impl StoreError {
+    /// Whether the write was refused because the game's lease was taken over.
+    pub fn is_fenced(&self) -> bool {
+        self.0 == FENCED
+    }
+}
+
+/// Whether a fenced statement found its game with the lease it named.
+fn fenced(done: &sqlx::any::AnyQueryResult) -> Result<()> {
+    if done.rows_affected() == 1 {
+        Ok(())
+    } else {
+        Err(StoreError(FENCED.into()))
+    }
+}
 
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> StoreError {
@@ -116,6 +137,19 @@ pub struct GameRow {
     pub started_ms: Option<u64>,
     /// When it ended.
     pub ended_ms: Option<u64>,
+    /// The lease the room holds (its token names it in every write).
+    pub lease: Lease,
+}
+
+/// Which node owns a game, with which token, until when.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Lease {
+    /// The owning node's name.
+    pub owner: Option<String>,
+    /// Drawn anew at each taking; every write names it.
+    pub token: i64,
+    /// Unix milliseconds.
+    pub until_ms: u64,
 }
 
 fn status_text(status: Status) -> &'static str {
@@ -182,6 +216,11 @@ impl GameRow {
             created_ms: unms(row.try_get("created_ms")?),
             started_ms: row.try_get::<Option<i64>, _>("started_ms")?.map(unms),
             ended_ms: row.try_get::<Option<i64>, _>("ended_ms")?.map(unms),
+            lease: Lease {
+                owner: row.try_get("owner")?,
+                token: row.try_get("lease_token")?,
+                until_ms: unms(row.try_get("lease_until_ms")?),
+            },
         })
     }
 }
@@ -194,21 +233,28 @@ pub struct RatingChange {
     pub rating: Glicko2Rating,
 }
 
-/// Both clocks and the event number of game `code`, in a transaction.
+/// Both clocks and the event number of game `code`, in a transaction, if lease `token` still
+/// holds it. Made first in each transaction, so that PostgreSQL locks the game's row against a
+/// takeover until the commit.
 async fn set_clocks(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     code: &str,
+    token: i64,
     clocks_ms: [u64; 2],
     event: u64,
 ) -> Result<()> {
-    sqlx::query("UPDATE games SET silver_ms = $1, red_ms = $2, event = $3 WHERE code = $4")
-        .bind(ms(clocks_ms[0]))
-        .bind(ms(clocks_ms[1]))
-        .bind(ms(event))
-        .bind(code)
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
+    let done = sqlx::query(
+        "UPDATE games SET silver_ms = $1, red_ms = $2, event = $3 WHERE code = $4 AND \
+         lease_token = $5",
+    )
+    .bind(ms(clocks_ms[0]))
+    .bind(ms(clocks_ms[1]))
+    .bind(ms(event))
+    .bind(code)
+    .bind(token)
+    .execute(&mut **tx)
+    .await?;
+    fenced(&done)
 }
 
 /// The database.
@@ -321,8 +367,9 @@ impl Store {
         sqlx::query(
             "INSERT INTO games (code, setup, start, rated, listed, initial_ms, increment_ms, \
              creator_choice, silver_player, red_player, silver_secret, red_secret, status, \
-             result, silver_ms, red_ms, event, created_ms, started_ms, ended_ms) VALUES ($1, $2, \
-             $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, NULL, $14, $15, $16, $17, NULL, NULL)",
+             result, silver_ms, red_ms, event, created_ms, started_ms, ended_ms, owner, \
+             lease_token, lease_until_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
+             $12, $13, NULL, $14, $15, $16, $17, NULL, NULL, $18, $19, $20)",
         )
         .bind(&g.code)
         .bind(&g.setup)
@@ -341,6 +388,9 @@ impl Store {
         .bind(ms(g.clocks_ms[1]))
         .bind(ms(g.event))
         .bind(ms(g.created_ms))
+        .bind(g.lease.owner.clone())
+        .bind(g.lease.token)
+        .bind(ms(g.lease.until_ms))
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -350,6 +400,7 @@ impl Store {
     pub async fn start_game(
         &self,
         code: &str,
+        token: i64,
         player: &str,
         secret_hash: &str,
         event: u64,
@@ -360,13 +411,14 @@ impl Store {
             "UPDATE games SET silver_player = COALESCE(silver_player, $1), red_player = \
              COALESCE(red_player, $1), silver_secret = COALESCE(silver_secret, $2), red_secret \
              = COALESCE(red_secret, $2), status = 'playing', event = $3, started_ms = $4 WHERE \
-             code = $5 AND status = 'open'",
+             code = $5 AND status = 'open' AND lease_token = $6",
         )
         .bind(player)
         .bind(secret_hash)
         .bind(ms(event))
         .bind(ms(now_ms))
         .bind(code)
+        .bind(token)
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected() == 1)
@@ -376,6 +428,7 @@ impl Store {
     pub async fn add_move(
         &self,
         code: &str,
+        token: i64,
         ply: u32,
         mv: &str,
         clocks_ms: [u64; 2],
@@ -383,6 +436,7 @@ impl Store {
         now_ms: u64,
     ) -> Result<()> {
         let mut tx = self.pool.begin().await?;
+        set_clocks(&mut tx, code, token, clocks_ms, event).await?;
         sqlx::query(
             "INSERT INTO moves (code, ply, mv, silver_ms, red_ms, at_ms) VALUES ($1, $2, $3, $4, \
              $5, $6)",
@@ -395,7 +449,6 @@ impl Store {
         .bind(ms(now_ms))
         .execute(&mut *tx)
         .await?;
-        set_clocks(&mut tx, code, clocks_ms, event).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -404,35 +457,38 @@ impl Store {
     pub async fn take_back(
         &self,
         code: &str,
+        token: i64,
         plies: u32,
         clocks_ms: [u64; 2],
         event: u64,
     ) -> Result<()> {
         let mut tx = self.pool.begin().await?;
+        set_clocks(&mut tx, code, token, clocks_ms, event).await?;
         sqlx::query("DELETE FROM moves WHERE code = $1 AND ply >= $2")
             .bind(code)
             .bind(i64::from(plies))
             .execute(&mut *tx)
             .await?;
-        set_clocks(&mut tx, code, clocks_ms, event).await?;
         tx.commit().await?;
         Ok(())
     }
 
     /// An event that changes nothing else stored (a draw offer, a request).
-    pub async fn set_event(&self, code: &str, event: u64) -> Result<()> {
-        sqlx::query("UPDATE games SET event = $1 WHERE code = $2")
+    pub async fn set_event(&self, code: &str, token: i64, event: u64) -> Result<()> {
+        let done = sqlx::query("UPDATE games SET event = $1 WHERE code = $2 AND lease_token = $3")
             .bind(ms(event))
             .bind(code)
+            .bind(token)
             .execute(&self.pool)
             .await?;
-        Ok(())
+        fenced(&done)
     }
 
     /// The end of a game, with both players' new ratings if it was rated.
     pub async fn finish(
         &self,
         code: &str,
+        token: i64,
         result: GameResult,
         clocks_ms: [u64; 2],
         event: u64,
@@ -441,9 +497,10 @@ impl Store {
     ) -> Result<()> {
         let json = serde_json::to_string(&result).map_err(|e| StoreError(e.to_string()))?;
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
+        let done = sqlx::query(
             "UPDATE games SET status = 'over', result = $1, silver_ms = $2, red_ms = $3, event = \
-             $4, ended_ms = $5 WHERE code = $6",
+             $4, ended_ms = $5, owner = NULL, lease_until_ms = 0 WHERE code = $6 AND lease_token \
+             = $7",
         )
         .bind(json)
         .bind(ms(clocks_ms[0]))
@@ -451,8 +508,10 @@ impl Store {
         .bind(ms(event))
         .bind(ms(now_ms))
         .bind(code)
+        .bind(token)
         .execute(&mut *tx)
         .await?;
+        fenced(&done)?;
         for change in ratings {
             sqlx::query(
                 "UPDATE players SET rating = $1, deviation = $2, volatility = $3, games = games + \
@@ -470,12 +529,80 @@ impl Store {
     }
 
     /// An open game withdrawn by its creator.
-    pub async fn delete_open(&self, code: &str) -> Result<()> {
-        sqlx::query("DELETE FROM games WHERE code = $1 AND status = 'open'")
+    pub async fn delete_open(&self, code: &str, token: i64) -> Result<()> {
+        sqlx::query("DELETE FROM games WHERE code = $1 AND status = 'open' AND lease_token = $2")
             .bind(code)
+            .bind(token)
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    /// Takes the lease of game `code` for `node` until `until_ms`: if nobody holds it, `node`
+    /// does already, it ran out before `now_ms`, or `force` (one node alone on its database).
+    /// Returns the new token, or `None` if another node holds it (or the game is over or gone).
+    pub async fn acquire(
+        &self,
+        code: &str,
+        node: &str,
+        now_ms: u64,
+        until_ms: u64,
+        force: bool,
+    ) -> Result<Option<i64>> {
+        let row = sqlx::query(
+            "UPDATE games SET owner = $1, lease_token = lease_token + 1, lease_until_ms = $2 \
+             WHERE code = $3 AND status <> 'over' AND (owner IS NULL OR owner = $1 OR \
+             lease_until_ms < $4 OR $5 = 1) RETURNING lease_token",
+        )
+        .bind(node)
+        .bind(ms(until_ms))
+        .bind(code)
+        .bind(ms(now_ms))
+        .bind(i64::from(force))
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| r.try_get::<i64, _>("lease_token"))
+            .transpose()
+            .map_err(StoreError::from)
+    }
+
+    /// Extends every lease `node` holds to `until_ms`: the games it still owns.
+    pub async fn renew(&self, node: &str, until_ms: u64) -> Result<Vec<String>> {
+        let rows = sqlx::query(
+            "UPDATE games SET lease_until_ms = $1 WHERE owner = $2 AND status <> 'over' \
+             RETURNING code",
+        )
+        .bind(ms(until_ms))
+        .bind(node)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| r.try_get::<String, _>("code").map_err(StoreError::from))
+            .collect()
+    }
+
+    /// Gives up every lease `node` holds (at a clean shutdown, so that others take its games up
+    /// at once).
+    pub async fn release_all(&self, node: &str) -> Result<()> {
+        sqlx::query("UPDATE games SET owner = NULL, lease_until_ms = 0 WHERE owner = $1")
+            .bind(node)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The games not over whose lease nobody holds at `now_ms` (their node stopped or died).
+    pub async fn orphans(&self, now_ms: u64) -> Result<Vec<String>> {
+        let rows = sqlx::query(
+            "SELECT code FROM games WHERE status <> 'over' AND (owner IS NULL OR lease_until_ms \
+             < $1) ORDER BY created_ms",
+        )
+        .bind(ms(now_ms))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| r.try_get::<String, _>("code").map_err(StoreError::from))
+            .collect()
     }
 
     /// The game `code`.

@@ -295,6 +295,8 @@ async fn watch(mut socket: WebSocket, hub: Hub, code: String, _permit: Permit) {
     loop {
         let (room, attached) = match hub.attach(&code, None, None).await {
             Ok(ok) => ok,
+            // Between two nodes: the page reconnects and finds the game.
+            Err(refused) if refused.1 == crate::cluster::UNAVAILABLE => return,
             Err(refused) => {
                 let msg = ServerMsg::refused(refused.0, refused.1).to_json();
                 let _ = socket.send(Message::Text(msg.into())).await;

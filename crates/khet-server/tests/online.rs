@@ -3,31 +3,17 @@
 
 mod common;
 
-use common::{Backend, Client, Db, Server, casual, pair, pharaoh_line, replayed};
+use common::{Backend, Client, Db, Server, casual, pair, pharaoh_line, play_line, replayed};
 use khet_engine::{Color, DrawReason, GameResult, WinReason};
 use khet_protocol::{ClientMsg, ClockSpec, NewGame, Refusal, SeatChoice, Status};
 use std::time::Duration;
-
-/// Plays `moves` from where the game stands, each client waiting for the other's move.
-fn play_line(silver: &mut Client, red: &mut Client, moves: &[String]) {
-    let base = silver.plies();
-    for (i, mv) in moves.iter().enumerate() {
-        let (mover, other) = if (base + i).is_multiple_of(2) {
-            (&mut *silver, &mut *red)
-        } else {
-            (&mut *red, &mut *silver)
-        };
-        mover.play(mv);
-        other.until("the opponent's move", |c| c.plies() > base + i);
-    }
-}
 
 fn a_game_ends_when_a_pharaoh_is_lit_and_its_record_replays(backend: Backend) {
     let data = Db::new(backend, "pharaoh");
     let server = Server::start(&data, 0, &[]);
     let (mut silver, mut red, code) = pair(&server.url, casual());
     let line = pharaoh_line();
-    play_line(&mut silver, &mut red, &line);
+    play_line(&mut silver, &mut red, &mut [], &line);
     let won = GameResult::Win {
         winner: Color::Silver,
         reason: WinReason::PharaohHit,
@@ -70,7 +56,12 @@ fn resignation_agreement_repetition_and_the_flag_end_games(backend: Backend) {
 
     // Red resigns after one move each.
     let (mut silver, mut red, code) = pair(&server.url, casual());
-    play_line(&mut silver, &mut red, &["e1e2".into(), "f8f7".into()]);
+    play_line(
+        &mut silver,
+        &mut red,
+        &mut [],
+        &["e1e2".into(), "f8f7".into()],
+    );
     red.send(&ClientMsg::Resign);
     let resigned = GameResult::Win {
         winner: Color::Silver,
@@ -105,9 +96,9 @@ fn resignation_agreement_repetition_and_the_flag_end_games(backend: Backend) {
     // Threefold repetition, claimed by the player to move when it is there and not before.
     let (mut silver, mut red, code) = pair(&server.url, casual());
     let cycle: Vec<String> = ["e1e2", "f8f7", "e2e1", "f7f8"].map(String::from).to_vec();
-    play_line(&mut silver, &mut red, &cycle);
+    play_line(&mut silver, &mut red, &mut [], &cycle);
     silver.refused(&ClientMsg::ClaimRepetition, Refusal::NotNow);
-    play_line(&mut silver, &mut red, &cycle);
+    play_line(&mut silver, &mut red, &mut [], &cycle);
     red.refused(&ClientMsg::ClaimRepetition, Refusal::NotYourTurn);
     silver.send(&ClientMsg::ClaimRepetition);
     let repeated = GameResult::Draw {
@@ -147,7 +138,12 @@ fn take_backs_in_casual_games_only(backend: Backend) {
     let server = Server::start(&data, 0, &[]);
     let (mut silver, mut red, _) = pair(&server.url, casual());
     red.refused(&ClientMsg::RequestTakeback, Refusal::NotNow);
-    play_line(&mut silver, &mut red, &["e1e2".into(), "f8f7".into()]);
+    play_line(
+        &mut silver,
+        &mut red,
+        &mut [],
+        &["e1e2".into(), "f8f7".into()],
+    );
     // Silver asks back its move; Red's reply goes with it.
     silver.send(&ClientMsg::RequestTakeback);
     red.until("the request", |c| {
@@ -410,7 +406,7 @@ fn the_server_killed_mid_game_loses_nothing_it_acknowledged(backend: Backend) {
     let (mut silver, mut red, code) = pair(&server.url, clocked);
     let line = pharaoh_line();
     let half = line.len() / 2;
-    play_line(&mut silver, &mut red, &line[..half]);
+    play_line(&mut silver, &mut red, &mut [], &line[..half]);
     let before = silver.mirror().clocks().unwrap();
     let position = *silver.mirror().game.position();
 
@@ -445,7 +441,7 @@ fn the_server_killed_mid_game_loses_nothing_it_acknowledged(backend: Backend) {
         );
         assert_eq!(after.running, Some(mover));
     }
-    play_line(&mut silver, &mut red, &line[half..]);
+    play_line(&mut silver, &mut red, &mut [], &line[half..]);
     assert_eq!(
         silver.wait_result(),
         GameResult::Win {

@@ -87,6 +87,15 @@ impl Db {
         Db { dir, url }
     }
 
+    /// A name no other database of this test program has.
+    pub fn name(&self) -> String {
+        self.dir
+            .0
+            .file_name()
+            .map(|n| n.to_string_lossy().replace('_', "-"))
+            .unwrap_or_default()
+    }
+
     /// The server's arguments that name it.
     pub fn args(&self) -> Vec<std::ffi::OsString> {
         match &self.url {
@@ -241,7 +250,17 @@ impl Client {
 
     /// Handles one message if one comes within `wait`.
     pub fn pump(&mut self, wait: Duration) -> Option<ServerMsg> {
-        let msg = self.conn.recv(wait).expect("the connection holds")?;
+        self.try_pump(wait).expect("the connection holds")
+    }
+
+    /// Handles one message if one comes within `wait`; the connection's failure, if it fails.
+    pub fn try_pump(
+        &mut self,
+        wait: Duration,
+    ) -> Result<Option<ServerMsg>, khet_protocol::client::ClientError> {
+        let Some(msg) = self.conn.recv(wait)? else {
+            return Ok(None);
+        };
         match &msg {
             ServerMsg::Seat { code, secret, .. } => {
                 self.seat = Some((code.clone(), secret.clone()));
@@ -272,7 +291,50 @@ impl Client {
             ServerMsg::Lobby { games } => self.lobby = Some(games.clone()),
             _ => {}
         }
-        Some(msg)
+        Ok(Some(msg))
+    }
+
+    /// Takes its seat again after its node went away, as a client does: reconnects to the
+    /// first node of its list that answers and follows the game from the last event it has,
+    /// again and again until a node serves the game (one whose owner died serves it once the
+    /// dead node's lease has run out). Fails after [`PATIENCE`].
+    pub fn rejoin(&mut self) {
+        let start = Instant::now();
+        let (code, secret) = self.seat.clone().expect("a seat");
+        'attempt: loop {
+            assert!(
+                start.elapsed() < PATIENCE,
+                "{}: no node served the game again",
+                self.name
+            );
+            std::thread::sleep(Duration::from_millis(200));
+            let Ok(conn) = Connection::open(&self.url, &self.identity, &self.name) else {
+                continue;
+            };
+            std::mem::replace(&mut self.conn, conn).close();
+            let since = self.mirror.as_ref().map(|m| m.event);
+            if self
+                .conn
+                .send(&ClientMsg::Play {
+                    code: code.clone(),
+                    secret: secret.clone(),
+                    since,
+                })
+                .is_err()
+            {
+                continue;
+            }
+            // Followed again once the room has said who is here.
+            self.presence = None;
+            let asked = Instant::now();
+            while self.presence.is_none() {
+                if asked.elapsed() > PATIENCE || self.try_pump(Duration::from_millis(100)).is_err()
+                {
+                    continue 'attempt;
+                }
+            }
+            return;
+        }
     }
 
     /// Handles messages until `done` holds; fails after [`PATIENCE`].
@@ -281,8 +343,9 @@ impl Client {
         while !done(self) {
             assert!(
                 start.elapsed() < PATIENCE,
-                "{}: waited too long for {what}",
-                self.name
+                "{}: waited too long for {what} (refused: {:?})",
+                self.name,
+                self.refusals
             );
             self.pump(Duration::from_millis(100));
         }
@@ -412,6 +475,28 @@ pub fn pharaoh_line() -> Vec<String> {
         })
     ));
     moves
+}
+
+/// Plays `moves` from where the game stands; every client in `watchers` sees each move.
+pub fn play_line(
+    silver: &mut Client,
+    red: &mut Client,
+    watchers: &mut [&mut Client],
+    moves: &[String],
+) {
+    let base = silver.plies();
+    for (i, mv) in moves.iter().enumerate() {
+        let (mover, other) = if (base + i).is_multiple_of(2) {
+            (&mut *silver, &mut *red)
+        } else {
+            (&mut *red, &mut *silver)
+        };
+        mover.play(mv);
+        other.until("the opponent's move", |c| c.plies() > base + i);
+        for w in watchers.iter_mut() {
+            w.until("the move", |c| c.plies() > base + i);
+        }
+    }
 }
 
 /// A casual game without clocks from Classic, the creator Silver.

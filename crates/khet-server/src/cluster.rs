@@ -1,0 +1,466 @@
+//! Several nodes sharing the players, through Redis pub/sub (as lichess's lila and lila-ws do).
+//!
+//! Each game not over is owned by one node at a time, which holds its lease in the database
+//! (`store::Store::acquire`; every write names the lease's token, so a node that lost a game
+//! writes nothing). A player connected to another node reaches the game through a proxy there
+//! (`remote`), which sends the player's commands to the owner on the owner's channel and gets the
+//! game's events on the game's channel. Pub/sub loses messages when a connection drops, so the
+//! events stay numbered and a follower that misses one follows again, as with one node.
+//!
+//! Channels, each under the cluster's name (`khet` unless `--cluster` says otherwise, so that
+//! two clusters can share one Redis): `khet:node:NAME` (requests to a node and the replies to its
+//! requests), `khet:game:CODE` (the owner's events of a game, and `moved` when a node takes it
+//! over) and `khet:nodes` (each node's heartbeat, with its open games for the lobby).
+
+use crate::room::{Out, Refused};
+use crate::store::PlayerRow;
+use futures_util::StreamExt;
+use khet_engine::Color;
+use khet_protocol::{ClientMsg, OpenGame, Refusal};
+use redis::AsyncCommands;
+use redis::aio::{ConnectionManager, PubSubSink, PubSubStream};
+use serde::{Deserialize, Serialize};
+use skillratings::glicko2::Glicko2Rating;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+
+/// How long a node waits for another's answer before it takes the other for gone.
+pub const ANSWER_WAIT: Duration = Duration::from_secs(5);
+
+/// How often a node says it is alive (and what its lobby holds).
+pub const BEAT_EVERY: Duration = Duration::from_secs(1);
+
+/// The reason of the refusal a client gets when the game's node does not answer: the client's
+/// connection is closed instead, so that it reconnects and finds the game where it is now.
+pub const UNAVAILABLE: &str = "the game's server is not answering; reconnect";
+
+/// A refusal that closes the client's connection (see [`UNAVAILABLE`]).
+pub fn unavailable() -> Refused {
+    Refused::new(Refusal::Storage, UNAVAILABLE)
+}
+
+/// A player as sent between nodes.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PlayerWire {
+    id: String,
+    name: String,
+    rating: f64,
+    deviation: f64,
+    volatility: f64,
+    games: i64,
+}
+
+impl From<&PlayerRow> for PlayerWire {
+    fn from(p: &PlayerRow) -> PlayerWire {
+        PlayerWire {
+            id: p.id.clone(),
+            name: p.name.clone(),
+            rating: p.rating.rating,
+            deviation: p.rating.deviation,
+            volatility: p.rating.volatility,
+            games: p.games,
+        }
+    }
+}
+
+impl From<PlayerWire> for PlayerRow {
+    fn from(p: PlayerWire) -> PlayerRow {
+        PlayerRow {
+            id: p.id,
+            name: p.name,
+            rating: Glicko2Rating {
+                rating: p.rating,
+                deviation: p.deviation,
+                volatility: p.volatility,
+            },
+            games: p.games,
+        }
+    }
+}
+
+/// What a proxy asks a game's owner: the room's commands, less their reply channels.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Request {
+    /// Follow the game (a player with the hash of the seat's secret, or a spectator).
+    Attach {
+        /// The seat's secret hash.
+        seat: Option<String>,
+        /// The last event the client has.
+        since: Option<u64>,
+    },
+    /// Stop following.
+    Detach {
+        /// The side.
+        seat: Option<Color>,
+    },
+    /// Take the free seat.
+    Join {
+        /// Who.
+        player: PlayerWire,
+        /// The hash of the seat's secret.
+        secret_hash: String,
+    },
+    /// A player's action.
+    Act {
+        /// The side.
+        seat: Color,
+        /// The action.
+        action: ClientMsg,
+    },
+}
+
+/// An owner's answer.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Answer {
+    /// Following: the side, and what the client missed.
+    Attached {
+        /// The side it plays.
+        you: Option<Color>,
+        /// Event numbers and JSON, to send first.
+        catch_up: Vec<(Option<u64>, String)>,
+    },
+    /// Seated on this side.
+    Joined(Color),
+    /// Done.
+    Done,
+}
+
+/// A message on a node's channel.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum NodeMsg {
+    /// A request from node `from`.
+    Request {
+        /// The asker's number for it.
+        id: u64,
+        /// The asking node.
+        from: String,
+        /// The game.
+        code: String,
+        /// What it asks.
+        req: Request,
+    },
+    /// The answer to request `id`.
+    Reply {
+        /// The asker's number.
+        id: u64,
+        /// The answer or the refusal.
+        result: Result<Answer, (Refusal, String)>,
+    },
+}
+
+/// A message on a game's channel.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum GameMsg {
+    /// A message of the room for its followers.
+    Out {
+        /// Its event number (none for presence).
+        n: Option<u64>,
+        /// The JSON to send.
+        json: String,
+    },
+    /// Node `owner` has taken the game up: proxies of another owner end.
+    Moved {
+        /// The new owner.
+        owner: String,
+    },
+}
+
+/// A node's heartbeat.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Beat {
+    /// The node.
+    pub node: String,
+    /// Its open games, with their creation times.
+    pub lobby: Vec<(u64, OpenGame)>,
+}
+
+/// What arrives from Redis for this node.
+pub enum Incoming {
+    /// A request for a game this node owns.
+    Request {
+        /// The asker's number.
+        id: u64,
+        /// The asking node.
+        from: String,
+        /// The game.
+        code: String,
+        /// What it asks.
+        req: Request,
+    },
+    /// Another node's heartbeat.
+    Beat(Beat),
+}
+
+/// This node's connections to Redis.
+pub struct Broker {
+    /// The cluster's name: the channels' prefix.
+    cluster: String,
+    node: String,
+    url: String,
+    conn: ConnectionManager,
+    sink: tokio::sync::Mutex<PubSubSink>,
+    next_id: AtomicU64,
+    pending: Mutex<HashMap<u64, oneshot::Sender<Result<Answer, Refused>>>>,
+    /// The proxies' game channels: where their messages go.
+    games: Mutex<HashMap<String, mpsc::UnboundedSender<GameMsg>>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn broker_error(e: redis::RedisError) -> String {
+    format!("broker: {e}")
+}
+
+impl Broker {
+    /// Connects to Redis at `url` as node `node`. The stream of what arrives is handed to
+    /// [`Broker::run`].
+    pub async fn connect(
+        url: &str,
+        cluster: &str,
+        node: &str,
+    ) -> Result<(Arc<Broker>, PubSubStream), String> {
+        let client = redis::Client::open(url).map_err(broker_error)?;
+        let conn = ConnectionManager::new(client.clone())
+            .await
+            .map_err(broker_error)?;
+        let channels = Channels(cluster.to_string());
+        let (sink, stream) = subscribed(&client, &channels, node, &[]).await?;
+        Ok((
+            Arc::new(Broker {
+                cluster: cluster.to_string(),
+                node: node.to_string(),
+                url: url.to_string(),
+                conn,
+                sink: tokio::sync::Mutex::new(sink),
+                next_id: AtomicU64::new(1),
+                pending: Mutex::new(HashMap::new()),
+                games: Mutex::new(HashMap::new()),
+            }),
+            stream,
+        ))
+    }
+
+    /// This node's name.
+    pub fn node(&self) -> &str {
+        &self.node
+    }
+
+    /// The cluster's channels.
+    pub fn channels(&self) -> Channels {
+        Channels(self.cluster.clone())
+    }
+
+    /// Publishes `msg` on `channel`; a lost message is what pub/sub allows, so a failure is
+    /// only logged.
+    pub async fn publish(&self, channel: &str, msg: &impl Serialize) {
+        let Ok(json) = serde_json::to_string(msg) else {
+            return;
+        };
+        let mut conn = self.conn.clone();
+        let sent: redis::RedisResult<i64> = conn.publish(channel, json).await;
+        if let Err(e) = sent {
+            eprintln!("khet-server: broker: publish on {channel}: {e}");
+        }
+    }
+
+    /// Asks `owner` about game `code`, and waits [`ANSWER_WAIT`] at most.
+    pub async fn request(&self, owner: &str, code: &str, req: Request) -> Result<Answer, Refused> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        lock(&self.pending).insert(id, tx);
+        let msg = NodeMsg::Request {
+            id,
+            from: self.node.clone(),
+            code: code.to_string(),
+            req,
+        };
+        self.publish(&self.channels().node(owner), &msg).await;
+        let answer = tokio::time::timeout(ANSWER_WAIT, rx).await;
+        lock(&self.pending).remove(&id);
+        match answer {
+            Ok(Ok(result)) => result,
+            _ => Err(unavailable()),
+        }
+    }
+
+    /// Answers request `id` of node `to`.
+    pub async fn reply(&self, to: &str, id: u64, result: Result<Answer, Refused>) {
+        let msg = NodeMsg::Reply {
+            id,
+            result: result.map_err(|r| (r.0, r.1)),
+        };
+        self.publish(&self.channels().node(to), &msg).await;
+    }
+
+    /// Receives game `code`'s channel from now on (for a proxy).
+    pub async fn follow_game(
+        &self,
+        code: &str,
+    ) -> Result<mpsc::UnboundedReceiver<GameMsg>, String> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        lock(&self.games).insert(code.to_string(), tx);
+        self.sink
+            .lock()
+            .await
+            .subscribe(self.channels().game(code))
+            .await
+            .map_err(broker_error)?;
+        Ok(rx)
+    }
+
+    /// Stops receiving game `code`'s channel.
+    pub async fn unfollow_game(&self, code: &str) {
+        lock(&self.games).remove(code);
+        let channel = self.channels().game(code);
+        let _ = self.sink.lock().await.unsubscribe(channel).await;
+    }
+
+    /// Reads what arrives until the process ends: replies go to their requests, game messages
+    /// to their proxies, requests and heartbeats to `incoming`. A lost connection is made
+    /// again (every subscription with it); what was sent meanwhile is lost, as pub/sub allows.
+    pub async fn run(
+        self: Arc<Self>,
+        mut stream: PubSubStream,
+        incoming: mpsc::UnboundedSender<Incoming>,
+    ) {
+        loop {
+            while let Some(msg) = stream.next().await {
+                let channel = msg.get_channel_name().to_string();
+                let Ok(payload) = msg.get_payload::<String>() else {
+                    continue;
+                };
+                self.route(&channel, &payload, &incoming);
+            }
+            eprintln!("khet-server: broker: connection lost; connecting again");
+            stream = self.reconnect().await;
+        }
+    }
+
+    fn route(&self, channel: &str, payload: &str, incoming: &mpsc::UnboundedSender<Incoming>) {
+        let channels = self.channels();
+        if let Some(code) = channels.game_code(channel) {
+            if let Ok(msg) = serde_json::from_str::<GameMsg>(payload)
+                && let Some(tx) = lock(&self.games).get(code)
+            {
+                let _ = tx.send(msg);
+            }
+        } else if channel == channels.nodes() {
+            if let Ok(beat) = serde_json::from_str::<Beat>(payload)
+                && beat.node != self.node
+            {
+                let _ = incoming.send(Incoming::Beat(beat));
+            }
+        } else {
+            match serde_json::from_str::<NodeMsg>(payload) {
+                Ok(NodeMsg::Request {
+                    id,
+                    from,
+                    code,
+                    req,
+                }) => {
+                    let _ = incoming.send(Incoming::Request {
+                        id,
+                        from,
+                        code,
+                        req,
+                    });
+                }
+                Ok(NodeMsg::Reply { id, result }) => {
+                    if let Some(tx) = lock(&self.pending).remove(&id) {
+                        let _ = tx.send(result.map_err(|(code, why)| Refused::new(code, why)));
+                    }
+                }
+                Err(e) => eprintln!("khet-server: broker: not a node message: {e}"),
+            }
+        }
+    }
+
+    async fn reconnect(&self) -> PubSubStream {
+        let mut wait = Duration::from_millis(100);
+        loop {
+            tokio::time::sleep(wait).await;
+            let games: Vec<String> = lock(&self.games).keys().cloned().collect();
+            let attempt = match redis::Client::open(self.url.as_str()) {
+                Ok(client) => subscribed(&client, &self.channels(), &self.node, &games).await,
+                Err(e) => Err(broker_error(e)),
+            };
+            match attempt {
+                Ok((sink, stream)) => {
+                    *self.sink.lock().await = sink;
+                    return stream;
+                }
+                Err(e) => {
+                    eprintln!("khet-server: {e}");
+                    wait = (wait * 2).min(Duration::from_secs(5));
+                }
+            }
+        }
+    }
+}
+
+/// The channels of a cluster, by its name.
+pub struct Channels(String);
+
+impl Channels {
+    /// Node `name`'s channel.
+    pub fn node(&self, name: &str) -> String {
+        format!("{}:node:{name}", self.0)
+    }
+
+    /// Game `code`'s channel.
+    pub fn game(&self, code: &str) -> String {
+        format!("{}:game:{code}", self.0)
+    }
+
+    /// The game of a game's channel.
+    fn game_code<'a>(&self, channel: &'a str) -> Option<&'a str> {
+        channel
+            .strip_prefix(self.0.as_str())?
+            .strip_prefix(":game:")
+    }
+
+    /// The heartbeats' channel.
+    pub fn nodes(&self) -> String {
+        format!("{}:nodes", self.0)
+    }
+}
+
+/// A pub/sub connection subscribed to the node's channel, the heartbeats and `games`.
+async fn subscribed(
+    client: &redis::Client,
+    channels: &Channels,
+    node: &str,
+    games: &[String],
+) -> Result<(PubSubSink, PubSubStream), String> {
+    let pubsub = client.get_async_pubsub().await.map_err(broker_error)?;
+    let (mut sink, stream) = pubsub.split();
+    sink.subscribe(channels.node(node))
+        .await
+        .map_err(broker_error)?;
+    sink.subscribe(channels.nodes())
+        .await
+        .map_err(broker_error)?;
+    for code in games {
+        sink.subscribe(channels.game(code))
+            .await
+            .map_err(broker_error)?;
+    }
+    Ok((sink, stream))
+}
+
+/// An [`Out`] as a game message.
+pub fn out_msg(out: &Out) -> GameMsg {
+    GameMsg::Out {
+        n: out.0,
+        json: out.1.to_string(),
+    }
+}

@@ -1,0 +1,181 @@
+//! A game owned by another node, as this node's players and spectators reach it: a task that
+//! takes the same commands as a room (`room::Command`) and passes them to the owner through the
+//! broker, and that hands the owner's events to its followers here. It ends when nobody here
+//! follows the game any more, when another node takes the game up (`moved`), or when the owner
+//! does not answer; its followers' connections then close, and their clients reconnect and find
+//! the game where it is now.
+
+use crate::cluster::{Answer, Broker, GameMsg, PlayerWire, Request, UNAVAILABLE};
+use crate::hub::Hub;
+use crate::room::{Attached, Command, Out, Refused};
+use std::sync::Arc;
+use tokio::sync::{broadcast, mpsc};
+use tokio::time::{Duration, Instant, sleep_until};
+
+/// How long a proxy nobody follows waits before it ends (a player between two connections).
+const LINGER: Duration = Duration::from_secs(30);
+
+/// A proxy of game `code`, owned by node `owner`.
+pub struct Proxy {
+    /// The hub's number for it.
+    pub id: u64,
+    /// The game.
+    pub code: String,
+    /// The owning node.
+    pub owner: String,
+    /// The broker.
+    pub broker: Arc<Broker>,
+    /// The hub, to be forgotten by at the end.
+    pub hub: Hub,
+}
+
+/// What a proxy's request tasks tell it.
+enum Done {
+    /// A follower attached (or failed to).
+    Attached(bool),
+    /// The owner did not answer.
+    Silent,
+}
+
+impl Proxy {
+    /// Runs the proxy on `commands`, with the game's channel `game` (already subscribed).
+    pub async fn run(
+        self,
+        mut commands: mpsc::Receiver<Command>,
+        mut game: mpsc::UnboundedReceiver<GameMsg>,
+    ) {
+        let (tx, _) = broadcast::channel::<Out>(256);
+        let (done_tx, mut done) = mpsc::unbounded_channel::<Done>();
+        let mut followers: u32 = 0;
+        let mut idle_since = Some(Instant::now());
+        loop {
+            let idle_end = idle_since.map(|t| t + LINGER);
+            tokio::select! {
+                command = commands.recv() => match command {
+                    Some(Command::Detach { seat }) => {
+                        followers = followers.saturating_sub(1);
+                        if followers == 0 {
+                            idle_since = Some(Instant::now());
+                        }
+                        let broker = self.broker.clone();
+                        let (owner, code) = (self.owner.clone(), self.code.clone());
+                        tokio::spawn(async move {
+                            let _ = broker.request(&owner, &code, Request::Detach { seat }).await;
+                        });
+                    }
+                    Some(command) => {
+                        if matches!(command, Command::Attach { .. }) {
+                            followers += 1;
+                            idle_since = None;
+                        }
+                        self.forward(command, tx.clone(), done_tx.clone());
+                    }
+                    None => break,
+                },
+                msg = game.recv() => match msg {
+                    Some(GameMsg::Out { n, json }) => {
+                        let _ = tx.send((n, json.into()));
+                    }
+                    Some(GameMsg::Moved { owner }) if owner != self.owner => break,
+                    Some(GameMsg::Moved { .. }) => {}
+                    None => break,
+                },
+                Some(done) = done.recv() => match done {
+                    Done::Attached(true) => {}
+                    Done::Attached(false) => {
+                        followers = followers.saturating_sub(1);
+                        if followers == 0 {
+                            idle_since = Some(Instant::now());
+                        }
+                    }
+                    Done::Silent => break,
+                },
+                () = sleep_until(idle_end.unwrap_or_else(Instant::now)), if idle_end.is_some() => break,
+            }
+        }
+        // Forgotten first, so that nobody is handed this proxy while it ends.
+        self.hub.remove_room(&self.code, self.id);
+        self.broker.unfollow_game(&self.code).await;
+    }
+
+    /// Sends `command` to the owner on a task of its own (so that events flow meanwhile).
+    fn forward(
+        &self,
+        command: Command,
+        tx: broadcast::Sender<Out>,
+        done: mpsc::UnboundedSender<Done>,
+    ) {
+        let broker = self.broker.clone();
+        let (owner, code) = (self.owner.clone(), self.code.clone());
+        tokio::spawn(async move {
+            let silent = |r: &Result<Answer, Refused>| matches!(r, Err(Refused(_, why)) if why == UNAVAILABLE);
+            match command {
+                Command::Attach { seat, since, reply } => {
+                    // Subscribed before asking, so that no event falls between the catch-up
+                    // and the live ones (the connection drops what it has twice).
+                    let rx = tx.subscribe();
+                    let answer = broker
+                        .request(&owner, &code, Request::Attach { seat, since })
+                        .await;
+                    if silent(&answer) {
+                        let _ = done.send(Done::Silent);
+                    }
+                    let result = match answer {
+                        Ok(Answer::Attached { you, catch_up }) => Ok(Attached {
+                            you,
+                            rx,
+                            catch_up: catch_up.into_iter().map(|(n, j)| (n, j.into())).collect(),
+                        }),
+                        Ok(_) => Err(Refused::new(
+                            khet_protocol::Refusal::Storage,
+                            "the game's server answered something else",
+                        )),
+                        Err(e) => Err(e),
+                    };
+                    let _ = done.send(Done::Attached(result.is_ok()));
+                    let _ = reply.send(result);
+                }
+                Command::Join {
+                    player,
+                    secret_hash,
+                    reply,
+                } => {
+                    let req = Request::Join {
+                        player: PlayerWire::from(&player),
+                        secret_hash,
+                    };
+                    let answer = broker.request(&owner, &code, req).await;
+                    if silent(&answer) {
+                        let _ = done.send(Done::Silent);
+                    }
+                    let _ = reply.send(match answer {
+                        Ok(Answer::Joined(color)) => Ok(color),
+                        Ok(_) => Err(unexpected()),
+                        Err(e) => Err(e),
+                    });
+                }
+                Command::Act {
+                    seat,
+                    action,
+                    reply,
+                } => {
+                    let answer = broker
+                        .request(&owner, &code, Request::Act { seat, action })
+                        .await;
+                    if silent(&answer) {
+                        let _ = done.send(Done::Silent);
+                    }
+                    let _ = reply.send(answer.map(|_| ()));
+                }
+                Command::Detach { .. } => {}
+            }
+        });
+    }
+}
+
+fn unexpected() -> Refused {
+    Refused::new(
+        khet_protocol::Refusal::Storage,
+        "the game's server answered something else",
+    )
+}
