@@ -123,7 +123,10 @@ fn offline(
         ui.add(egui::TextEdit::singleline(&mut name).char_limit(khet_protocol::MAX_NAME_CHARS));
         ui.end_row();
         ui.label("Server");
-        ui.text_edit_singleline(&mut server);
+        ui.text_edit_singleline(&mut server).on_hover_text(
+            "ws://HOST:PORT. Several nodes of one service, separated by commas, are tried in \
+             turn: if yours goes down, the game goes on on another.",
+        );
         ui.end_row();
     });
     if name != settings.online_name {

@@ -9,12 +9,17 @@ use common::services::Redis;
 use common::{Backend, Client, Db, Server, pharaoh_line, play_line, replayed};
 use khet_engine::{Color, GameResult, WinReason};
 use khet_protocol::{ClientMsg, ClockSpec, NewGame, SeatChoice, Status};
+use std::time::Duration;
 
 /// Node `name` of the cluster on `db` (the tests share one Redis: each cluster has its own
 /// name), holding its games for `lease` seconds.
 fn node(db: &Db, name: &str, lease: &str) -> Server {
+    node_with(db, name, lease, &[])
+}
+
+fn node_with(db: &Db, name: &str, lease: &str, extra: &[&str]) -> Server {
     let cluster = format!("test-{}", db.name());
-    let args = [
+    let mut args = vec![
         "--broker",
         &Redis::get().url,
         "--cluster",
@@ -24,6 +29,7 @@ fn node(db: &Db, name: &str, lease: &str) -> Server {
         "--lease",
         lease,
     ];
+    args.extend_from_slice(extra);
     Server::start(db, 0, &args)
 }
 
@@ -180,4 +186,39 @@ fn a_node_killed_mid_game_has_its_games_finished_on_the_other_with_nothing_lost(
     let game = replayed(&b, &code);
     assert_eq!(game.turns().len(), line.len());
     assert_eq!(game.result(), Some(silver_wins()));
+}
+
+#[test]
+fn a_player_whose_node_died_counts_as_gone_and_the_game_can_be_claimed() {
+    let db = Db::new(Backend::Postgres, "dead_proxy");
+    let grace = ["--abandon-grace", "1"];
+    let a = node_with(&db, "a", "2", &grace);
+    let b = node_with(&db, "b", "2", &grace);
+    let mut silver = Client::connect(&a.url, "Silver on A");
+    let code = silver.create(NewGame {
+        setup: "classic".into(),
+        clock: None,
+        color: SeatChoice::Silver,
+        rated: false,
+        listed: false,
+    });
+    let mut red = Client::connect(&b.url, "Red on B");
+    red.join(&code);
+    silver.until("Red here", |c| {
+        c.presence.is_some_and(|(on, _)| on == [true, true])
+    });
+    // B dies with Red's connection; nobody tells A. Once B has been silent for a lease, A
+    // stops counting B's followers, and Red is gone.
+    b.kill();
+    silver.until("Red gone", |c| {
+        c.presence.is_some_and(|(on, _)| on == [true, false])
+    });
+    std::thread::sleep(Duration::from_millis(1300));
+    silver.send(&ClientMsg::ClaimAbandoned { draw: false });
+    let won = GameResult::Win {
+        winner: Color::Silver,
+        reason: WinReason::Abandonment,
+    };
+    assert_eq!(silver.wait_result(), won);
+    assert_eq!(replayed(&a, &code).result(), Some(won));
 }

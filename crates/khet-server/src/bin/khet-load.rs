@@ -7,6 +7,10 @@
 //! - the server's memory and CPU;
 //! - whether every acknowledged move is in the server's records.
 //!
+//! With `--database postgres://… --broker redis://… --nodes 2` it starts that many nodes of one
+//! cluster instead, and each game's two bots connect to different nodes; `--compare` runs the
+//! one-node SQLite server first and then the cluster, and prints both side by side.
+//!
 //! A benchmark, not a test: run it on a quiet machine
 //! (`cargo run --release -p khet-server --bin khet-load -- --games 1000`).
 
@@ -42,8 +46,45 @@ struct Args {
     #[arg(long, default_value_t = 20)]
     ramp: u64,
     /// An already running server instead of starting one
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["database", "compare"])]
     server: Option<String>,
+    /// The nodes' PostgreSQL database (an empty one), instead of SQLite
+    #[arg(long, value_name = "URL", requires = "broker")]
+    database: Option<String>,
+    /// The nodes' Redis
+    #[arg(long, value_name = "URL", requires = "database")]
+    broker: Option<String>,
+    /// Nodes started on the database and broker
+    #[arg(long, default_value_t = 2)]
+    nodes: usize,
+    /// Measure the one-node SQLite server, then the nodes on PostgreSQL and Redis, and print
+    /// both side by side
+    #[arg(long, requires = "database")]
+    compare: bool,
+    /// Also count this process and its children in the cluster's memory and CPU (the
+    /// PostgreSQL and Redis servers)
+    #[arg(long, value_name = "PID")]
+    watch_pid: Vec<u32>,
+}
+
+/// What one run measured.
+struct Report {
+    label: String,
+    live: i64,
+    peak_live: i64,
+    started: u64,
+    moves_per_second: f64,
+    median_ms: f64,
+    p99_ms: f64,
+    max_ms: f64,
+    memory_mb: f64,
+    kb_a_game: f64,
+    cpu_percent: f64,
+    /// The database's and broker's memory (MB) and CPU (% of a core), if counted.
+    others: Option<(f64, f64)>,
+    finished: usize,
+    missing: usize,
+    errors: u64,
 }
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -165,10 +206,12 @@ async fn play(
 }
 
 /// A pair of bots playing game after game until `until`.
-async fn pair(url: String, n: u64, think: Duration, until: Instant, stats: Arc<Stats>) {
+async fn pair(urls: Arc<Vec<String>>, n: u64, think: Duration, until: Instant, stats: Arc<Stats>) {
     let result = async {
-        let mut a = connect(&url, 2 * n).await?;
-        let mut b = connect(&url, 2 * n + 1).await?;
+        // With several nodes, the two players of a game are on different ones.
+        let node = |k: u64| &urls[usize::try_from(k).unwrap_or(0) % urls.len()];
+        let mut a = connect(node(n), 2 * n).await?;
+        let mut b = connect(node(n + 1), 2 * n + 1).await?;
         let mut round = 0;
         while Instant::now() < until {
             let new = NewGame {
@@ -243,12 +286,12 @@ fn usage(pid: u32) -> (u64, u64) {
     (rss, cpu)
 }
 
-fn start_server(data: &std::path::Path) -> Result<(Child, String), String> {
+fn start_server(args: &[String]) -> Result<(Child, String), String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let server = exe.with_file_name(format!("khet-server{}", std::env::consts::EXE_SUFFIX));
     let mut child = Command::new(&server)
-        .args(["--listen", "127.0.0.1:0", "--data"])
-        .arg(data)
+        .args(["--listen", "127.0.0.1:0"])
+        .args(args)
         .args([
             "--sockets-per-address",
             "1000000",
@@ -284,27 +327,252 @@ fn moves_in_record(addr: &str, code: &str) -> Option<usize> {
     Some(record.moves.len())
 }
 
+/// The servers of one run: their processes (none for `--server`) and addresses.
+struct Servers {
+    label: String,
+    children: Vec<Child>,
+    /// Other processes counted with them (the database and the broker, with their children).
+    others: Vec<u32>,
+    urls: Vec<String>,
+    data: Option<std::path::PathBuf>,
+}
+
+impl Servers {
+    fn sqlite() -> Result<Servers, String> {
+        let data = std::env::temp_dir().join(format!("khet-load-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&data);
+        let (child, url) = start_server(&["--data".into(), data.display().to_string()])?;
+        Ok(Servers {
+            label: "1 node, SQLite".into(),
+            children: vec![child],
+            others: Vec::new(),
+            urls: vec![url],
+            data: Some(data),
+        })
+    }
+
+    fn cluster(
+        database: &str,
+        broker: &str,
+        nodes: usize,
+        others: &[u32],
+    ) -> Result<Servers, String> {
+        let cluster = format!("load{}", std::process::id());
+        let mut servers = Servers {
+            label: format!("{nodes} nodes, PostgreSQL + Redis"),
+            children: Vec::new(),
+            others: others.to_vec(),
+            urls: Vec::new(),
+            data: None,
+        };
+        for i in 0..nodes.max(1) {
+            let args = [
+                "--database",
+                database,
+                "--broker",
+                broker,
+                "--cluster",
+                &cluster,
+                "--node",
+                &format!("n{i}"),
+            ]
+            .map(String::from);
+            let (child, url) = start_server(&args)?;
+            servers.children.push(child);
+            servers.urls.push(url);
+        }
+        Ok(servers)
+    }
+
+    /// Resident memory (kB) and CPU ticks of all the nodes together.
+    fn usage(&self) -> Option<(u64, u64)> {
+        if self.children.is_empty() {
+            return None;
+        }
+        let pids = self.children.iter().map(Child::id);
+        Some(pids.map(usage).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1)))
+    }
+
+    /// The same of the database and broker, with their children; the memory is the
+    /// proportional set size, so that PostgreSQL's shared memory counts once, not once per
+    /// backend.
+    fn others_usage(&self) -> Option<(u64, u64)> {
+        if self.others.is_empty() {
+            return None;
+        }
+        let pids = children_of(&self.others);
+        Some(
+            pids.into_iter()
+                .map(|pid| (pss(pid), usage(pid).1))
+                .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1)),
+        )
+    }
+}
+
+/// A process's proportional set size (kB).
+fn pss(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("Pss:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// `pids` and their children now (PostgreSQL's backends are its postmaster's children).
+fn children_of(pids: &[u32]) -> Vec<u32> {
+    let mut all = pids.to_vec();
+    if pids.is_empty() {
+        return all;
+    }
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let parent = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|s| {
+                s.rsplit_once(')')?
+                    .1
+                    .split_whitespace()
+                    .nth(1)?
+                    .parse::<u32>()
+                    .ok()
+            });
+        if parent.is_some_and(|p| pids.contains(&p)) {
+            all.push(pid);
+        }
+    }
+    all
+}
+
+impl Drop for Servers {
+    fn drop(&mut self) {
+        for child in &mut self.children {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        if let Some(data) = &self.data {
+            let _ = std::fs::remove_dir_all(data);
+        }
+    }
+}
+
 fn main() -> Result<(), String> {
     let args = Args::parse();
-    let data = std::env::temp_dir().join(format!("khet-load-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&data);
-    let (child, url) = match &args.server {
-        Some(url) => (None, url.clone()),
-        None => {
-            let (child, url) = start_server(&data)?;
-            (Some(child), url)
+    let mut runs = Vec::new();
+    if let Some(url) = &args.server {
+        runs.push(Servers {
+            label: url.clone(),
+            children: Vec::new(),
+            others: Vec::new(),
+            urls: vec![url.clone()],
+            data: None,
+        });
+    } else if let (Some(database), Some(broker)) = (&args.database, &args.broker) {
+        if args.compare {
+            runs.push(Servers::sqlite()?);
         }
-    };
-    let pid = child.as_ref().map(Child::id);
-    let idle = pid.map(usage);
+        runs.push(Servers::cluster(
+            database,
+            broker,
+            args.nodes,
+            &args.watch_pid,
+        )?);
+    } else {
+        runs.push(Servers::sqlite()?);
+    }
+    let mut reports = Vec::new();
+    for servers in runs {
+        reports.push(measure(&args, &servers)?);
+        // The next run starts on a quiet machine.
+        drop(servers);
+        std::thread::sleep(Duration::from_secs(2));
+    }
+    if reports.len() > 1 {
+        print_table(&reports);
+    }
+    Ok(())
+}
+
+fn print_table(reports: &[Report]) {
+    println!();
+    print!("| |");
+    for r in reports {
+        print!(" {} |", r.label);
+    }
+    println!();
+    println!("|---|{}", "---|".repeat(reports.len()));
+    let rows: [(&str, fn(&Report) -> String); 10] = [
+        ("games at once", |r| {
+            format!("{} ({} at most)", r.live, r.peak_live)
+        }),
+        ("games started", |r| r.started.to_string()),
+        ("moves a second", |r| format!("{:.0}", r.moves_per_second)),
+        ("round trip, median", |r| format!("{:.2} ms", r.median_ms)),
+        ("round trip, p99", |r| format!("{:.2} ms", r.p99_ms)),
+        ("round trip, max", |r| format!("{:.1} ms", r.max_ms)),
+        ("server memory (the nodes)", |r| {
+            format!("{:.0} MB ({:.0} kB a game)", r.memory_mb, r.kb_a_game)
+        }),
+        ("server CPU (the nodes)", |r| {
+            format!("{:.0} % of one core", r.cpu_percent)
+        }),
+        ("database and broker", |r| match r.others {
+            Some((mb, cpu)) => format!("{mb:.0} MB, {cpu:.0} % of one core"),
+            None => "in the server".into(),
+        }),
+        ("finished games, missing moves, bot errors", |r| {
+            format!("{}, {}, {}", r.finished, r.missing, r.errors)
+        }),
+    ];
+    for (name, cell) in rows {
+        print!("| {name} |");
+        for r in reports {
+            print!(" {} |", cell(r));
+        }
+        println!();
+    }
+}
+
+/// One measured run against `servers`.
+fn measure(args: &Args, servers: &Servers) -> Result<Report, String> {
+    let urls = Arc::new(servers.urls.clone());
+    let url = servers.urls.join(",");
+    let idle = servers.usage();
+
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     let stats = Arc::new(Stats::default());
     let think = Duration::from_millis(args.think_ms);
     let ramp = Duration::from_secs(args.ramp);
     let begin = Instant::now();
     let until = begin + ramp + Duration::from_secs(args.seconds);
+    let mut report = Report {
+        label: servers.label.clone(),
+        live: 0,
+        peak_live: 0,
+        started: 0,
+        moves_per_second: 0.0,
+        median_ms: 0.0,
+        p99_ms: 0.0,
+        max_ms: 0.0,
+        memory_mb: 0.0,
+        kb_a_game: 0.0,
+        cpu_percent: 0.0,
+        others: None,
+        finished: 0,
+        missing: 0,
+        errors: 0,
+    };
     println!(
-        "{} games at once ({} connections), a move every {} ms a bot, server {url}",
+        "{}: {} games at once ({} connections), a move every {} ms a bot, server {url}",
+        servers.label,
         args.games,
         args.games * 2,
         args.think_ms
@@ -313,16 +581,17 @@ fn main() -> Result<(), String> {
         let mut tasks = Vec::new();
         for n in 0..u64::from(args.games) {
             let delay = ramp.mul_f64(n as f64 / f64::from(args.games.max(1)));
-            let (url, stats) = (url.clone(), stats.clone());
+            let (urls, stats) = (urls.clone(), stats.clone());
             tasks.push(tokio::spawn(async move {
                 tokio::time::sleep(delay).await;
-                pair(url, n, think, until, stats).await;
+                pair(urls, n, think, until, stats).await;
             }));
         }
         tokio::time::sleep(ramp).await;
         let live = stats.live.load(Ordering::Relaxed);
         println!("after the ramp: {live} games live");
-        let before = pid.map(usage);
+        let before = servers.usage();
+        let others_before = servers.others_usage();
         stats.measuring.store(true, Ordering::Relaxed);
         let window = Instant::now();
         let mut peak_live = live;
@@ -332,7 +601,8 @@ fn main() -> Result<(), String> {
         }
         stats.measuring.store(false, Ordering::Relaxed);
         let seconds = window.elapsed().as_secs_f64();
-        let after = pid.map(usage);
+        let after = servers.usage();
+        let others_after = servers.others_usage();
         let moves = stats.moves.load(Ordering::Relaxed);
         let mut rtts = stats.rtts.lock().map(|r| r.clone()).unwrap_or_default();
         rtts.sort_unstable();
@@ -341,18 +611,34 @@ fn main() -> Result<(), String> {
             live,
             stats.started.load(Ordering::Relaxed)
         );
+        report.live = live;
+        report.peak_live = peak_live;
+        report.started = stats.started.load(Ordering::Relaxed);
+        report.moves_per_second = moves as f64 / seconds;
+        report.median_ms = percentile(&rtts, 0.5);
+        report.p99_ms = percentile(&rtts, 0.99);
+        report.max_ms = percentile(&rtts, 1.0);
         println!(
             "moves: {moves} in {seconds:.1} s = {:.1} a second",
-            moves as f64 / seconds
+            report.moves_per_second
         );
         println!(
             "round trip of a move: median {:.2} ms, p99 {:.2} ms, max {:.2} ms",
-            percentile(&rtts, 0.5),
-            percentile(&rtts, 0.99),
-            percentile(&rtts, 1.0)
+            report.median_ms, report.p99_ms, report.max_ms
         );
+        if let (Some((_, cpu0)), Some((kb, cpu1))) = (others_before, others_after) {
+            let share = (cpu1 - cpu0) as f64 / 100.0 / seconds * 100.0;
+            report.others = Some((kb as f64 / 1024.0, share));
+            println!(
+                "database and broker: {:.1} MB (proportional); CPU {share:.0} % of one core",
+                kb as f64 / 1024.0
+            );
+        }
         if let (Some((idle_kb, _)), Some((_, cpu0)), Some((rss, cpu1))) = (idle, before, after) {
             let ticks = 100.0; // USER_HZ on Linux
+            report.memory_mb = rss as f64 / 1024.0;
+            report.kb_a_game = (rss.saturating_sub(idle_kb)) as f64 / live.max(1) as f64;
+            report.cpu_percent = (cpu1 - cpu0) as f64 / ticks / seconds * 100.0;
             println!(
                 "server: {:.1} MB idle, {:.1} MB with the games: {:.0} kB a game; CPU {:.0} % of one core",
                 idle_kb as f64 / 1024.0,
@@ -362,8 +648,11 @@ fn main() -> Result<(), String> {
             );
         }
         // Let the games end (the bots stop starting new ones) and check the records.
+        // Five seconds for the games near their end; the rest are left unfinished (only
+        // finished games are checked), and end with the runtime.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
         for t in tasks {
-            let _ = tokio::time::timeout(Duration::from_secs(1), t).await;
+            let _ = tokio::time::timeout_at(deadline, t).await;
         }
     });
     let errors = stats.errors.load(Ordering::Relaxed);
@@ -372,7 +661,7 @@ fn main() -> Result<(), String> {
         .lock()
         .map(|a| a.clone())
         .unwrap_or_default();
-    let addr = url.trim_start_matches("ws://").to_string();
+    let addr = servers.urls[0].trim_start_matches("ws://").to_string();
     let mut missing = 0;
     for (code, plies) in &acknowledged {
         if moves_in_record(&addr, code).is_none_or(|m| m < *plies) {
@@ -384,10 +673,8 @@ fn main() -> Result<(), String> {
         acknowledged.len()
     );
     stats.done.store(true, Ordering::Relaxed);
-    if let Some(mut child) = child {
-        let _ = child.kill();
-        let _ = child.wait();
-    }
-    let _ = std::fs::remove_dir_all(&data);
-    Ok(())
+    report.finished = acknowledged.len();
+    report.missing = missing;
+    report.errors = errors;
+    Ok(report)
 }
