@@ -6,10 +6,9 @@
 mod common;
 
 use common::services::Redis;
-use common::{Backend, Client, Db, Server, pharaoh_line, play_line, replayed};
+use common::{Backend, Client, Db, Server, claim_abandoned_win, pharaoh_line, play_line, replayed};
 use khet_engine::{Color, GameResult, WinReason};
 use khet_protocol::{ClientMsg, ClockSpec, NewGame, SeatChoice, Status};
-use std::time::Duration;
 
 /// Node `name` of the cluster on `db` (the tests share one Redis: each cluster has its own
 /// name), holding its games for `lease` seconds.
@@ -213,12 +212,5 @@ fn a_player_whose_node_died_counts_as_gone_and_the_game_can_be_claimed() {
     silver.until("Red gone", |c| {
         c.presence.is_some_and(|(on, _)| on == [true, false])
     });
-    std::thread::sleep(Duration::from_millis(1300));
-    silver.send(&ClientMsg::ClaimAbandoned { draw: false });
-    let won = GameResult::Win {
-        winner: Color::Silver,
-        reason: WinReason::Abandonment,
-    };
-    assert_eq!(silver.wait_result(), won);
-    assert_eq!(replayed(&a, &code).result(), Some(won));
+    claim_abandoned_win(&mut silver, &a, &code);
 }

@@ -3,7 +3,10 @@
 
 mod common;
 
-use common::{Backend, Client, Db, Server, casual, pair, pharaoh_line, play_line, replayed};
+use common::{
+    Backend, Client, Db, Server, casual, claim_abandoned_win, pair, pharaoh_line, play_line,
+    replayed,
+};
 use khet_engine::{Color, DrawReason, GameResult, WinReason};
 use khet_protocol::{ClientMsg, ClockSpec, NewGame, Refusal, SeatChoice, Status};
 use std::time::Duration;
@@ -385,14 +388,7 @@ fn a_player_gone_past_the_grace_period_loses_the_game_on_claim(backend: Backend)
     silver.until("Red gone", |c| c.presence.is_some_and(|(on, _)| !on[1]));
     // At once is too early.
     silver.refused(&ClientMsg::ClaimAbandoned { draw: false }, Refusal::NotNow);
-    std::thread::sleep(Duration::from_millis(1300));
-    silver.send(&ClientMsg::ClaimAbandoned { draw: false });
-    let won = GameResult::Win {
-        winner: Color::Silver,
-        reason: WinReason::Abandonment,
-    };
-    assert_eq!(silver.wait_result(), won);
-    assert_eq!(replayed(&server, &code).result(), Some(won));
+    claim_abandoned_win(&mut silver, &server, &code);
 }
 
 fn the_server_killed_mid_game_loses_nothing_it_acknowledged(backend: Backend) {

@@ -499,6 +499,19 @@ pub fn play_line(
     }
 }
 
+/// Silver claims the win once Red has been gone past a grace of 1 s, and the game ends so, in
+/// the stored record too.
+pub fn claim_abandoned_win(silver: &mut Client, server: &Server, code: &str) {
+    std::thread::sleep(Duration::from_millis(1300));
+    silver.send(&ClientMsg::ClaimAbandoned { draw: false });
+    let won = GameResult::Win {
+        winner: Color::Silver,
+        reason: WinReason::Abandonment,
+    };
+    assert_eq!(silver.wait_result(), won);
+    assert_eq!(replayed(server, code).result(), Some(won));
+}
+
 /// A casual game without clocks from Classic, the creator Silver.
 pub fn casual() -> NewGame {
     NewGame {
