@@ -146,7 +146,10 @@ impl Hub {
     pub async fn resume_games(&self) -> Result<usize, StoreError> {
         let codes = match self.inner.cluster {
             None => self.inner.store.unfinished().await?,
-            Some(_) => self.inner.store.orphans(now_ms()).await?,
+            Some(_) => {
+                let node = &self.inner.node;
+                self.inner.store.orphans(now_ms(), node).await?
+            }
         };
         let mut taken = 0;
         for code in &codes {

@@ -157,10 +157,13 @@ pub async fn serve(
     .with_graceful_shutdown(shutdown)
     .await
     .map_err(|e| StoreError(format!("serving: {e}")))?;
-    if let Some(c) = &settings.cluster {
-        // The other nodes take this one's games up at once instead of after its leases.
-        store.release_all(&c.node).await?;
-    }
+    // Other nodes (or this one started among several) take its games up at once instead of
+    // after its leases.
+    let node = settings
+        .cluster
+        .as_ref()
+        .map_or("local", |c| c.node.as_str());
+    store.release_all(node).await?;
     store.close().await;
     Ok(())
 }

@@ -591,13 +591,15 @@ impl Store {
         Ok(())
     }
 
-    /// The games not over whose lease nobody holds at `now_ms` (their node stopped or died).
-    pub async fn orphans(&self, now_ms: u64) -> Result<Vec<String>> {
+    /// The games not over whose lease nobody holds at `now_ms` (their node stopped or died),
+    /// or that `node` holds (from before it restarted).
+    pub async fn orphans(&self, now_ms: u64, node: &str) -> Result<Vec<String>> {
         let rows = sqlx::query(
             "SELECT code FROM games WHERE status <> 'over' AND (owner IS NULL OR lease_until_ms \
-             < $1) ORDER BY created_ms",
+             < $1 OR owner = $2) ORDER BY created_ms",
         )
         .bind(ms(now_ms))
+        .bind(node)
         .fetch_all(&self.pool)
         .await?;
         rows.iter()

@@ -17,6 +17,10 @@ fn node(db: &Db, name: &str, lease: &str) -> Server {
 }
 
 fn node_with(db: &Db, name: &str, lease: &str, extra: &[&str]) -> Server {
+    node_on(db, 0, name, lease, extra)
+}
+
+fn node_on(db: &Db, port: u16, name: &str, lease: &str, extra: &[&str]) -> Server {
     let cluster = format!("test-{}", db.name());
     let mut args = vec![
         "--broker",
@@ -29,7 +33,7 @@ fn node_with(db: &Db, name: &str, lease: &str, extra: &[&str]) -> Server {
         lease,
     ];
     args.extend_from_slice(extra);
-    Server::start(db, 0, &args)
+    Server::start(db, port, &args)
 }
 
 fn silver_wins() -> GameResult {
@@ -213,4 +217,22 @@ fn a_player_whose_node_died_counts_as_gone_and_the_game_can_be_claimed() {
         c.presence.is_some_and(|(on, _)| on == [true, false])
     });
     claim_abandoned_win(&mut silver, &a, &code);
+}
+
+#[test]
+fn a_node_restarted_under_its_name_takes_its_games_back_at_once() {
+    // A lease far longer than the clients' patience: only the node's own restart can serve the
+    // game again in time.
+    let db = Db::new(Backend::Postgres, "restart");
+    let a = node(&db, "a", "120");
+    let port = a.port();
+    let (mut silver, mut red, _code) = common::pair(&a.url, common::casual());
+    silver.play("e1e2");
+    red.until("the move", |c| c.plies() == 1);
+    a.kill();
+    let _a = node_on(&db, port, "a", "120", &[]);
+    silver.rejoin();
+    red.rejoin();
+    red.play("f8f7");
+    silver.until("Red's move", |c| c.plies() == 2);
 }
