@@ -1064,3 +1064,49 @@ fn names_read_and_print() {
     let e = "blue".parse::<Color>().unwrap_err().to_string();
     assert_eq!(e, "'blue' is not a colour (silver or red)");
 }
+
+/// Khet 1.0's setup as `KHET.md` derives it from 2.0's: the same squares and orientations,
+/// each Anubis a stacked pair of obelisks of its colour, each Scarab a Djed, no Sphinx.
+fn khet1_from_khet2(p: &Position) -> Position {
+    let mut out = Position::empty(Edition::Khet1);
+    for (sq, piece) in p.pieces() {
+        let derived = match piece.kind() {
+            Kind::Anubis => Some(Piece::obelisk(piece.color(), 2)),
+            Kind::Scarab => Some(Piece::djed(piece.color(), piece.mirror().unwrap())),
+            Kind::Sphinx => None,
+            _ => Some(piece),
+        };
+        out.put(sq, derived);
+    }
+    out
+}
+
+#[test]
+fn khet1_setups_are_khet2s_derived_by_khet_md_and_their_perft_is_pinned() {
+    // Self-derived regression values: KHET.md counts 2.0 only, so these were counted by this
+    // engine alone (2026-11-24) and pin it; no second program has confirmed them.
+    let table = [
+        ("classic", [79, 6_228, 489_525]),
+        ("dynasty", [70, 4_850, 334_528]),
+        ("imhotep", [75, 5_635, 420_864]),
+    ];
+    for (name, counts) in table {
+        let derived = khet1_from_khet2(&setup(name).position);
+        let shipped = setup(&format!("khet1/{name}")).position;
+        assert_eq!(shipped.edition(), Edition::Khet1, "{name}");
+        assert_eq!(
+            shipped.pieces().collect::<Vec<_>>(),
+            derived.pieces().collect::<Vec<_>>(),
+            "khet1/{name} is not 2.0's {name} derived by KHET.md's rule"
+        );
+        // 14 pieces a side, a stack of two obelisks counting as two.
+        let silver: u32 = shipped
+            .pieces()
+            .filter(|(_, p)| p.color() == Color::Silver)
+            .map(|(_, p)| u32::from(p.height()))
+            .sum();
+        assert_eq!(silver, 14, "{name}");
+        let found: Vec<u64> = (1..=3).map(|d| perft(&shipped, d)).collect();
+        assert_eq!(found, counts, "khet1/{name} perft 1..3");
+    }
+}
