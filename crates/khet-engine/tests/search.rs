@@ -255,6 +255,43 @@ fn every_level_takes_a_kill_and_avoids_suicide() {
         let hits = q.play_unchecked(mv);
         assert!(hits.pharaoh_hit(Color::Red), "{} chose {mv}", level.name());
     }
+    // Silver's own beam runs j1 → j2 (turned west) → e2 (turned south) → its Pharaoh on e1, so
+    // every move that leaves that path alone lights Silver's own Pharaoh: the far pyramids' moves,
+    // the Pharaoh's step into the beam, the Sphinx turned along rank 1. Most moves are such.
+    let p = bare2(&[
+        ("j2", Piece::pyramid(Color::Silver, Diagonal::SW)),
+        ("e2", Piece::pyramid(Color::Silver, Diagonal::SE)),
+        ("c5", Piece::pyramid(Color::Silver, Diagonal::NE)),
+        ("g6", Piece::pyramid(Color::Silver, Diagonal::NW)),
+        ("d7", Piece::pyramid(Color::Silver, Diagonal::SE)),
+    ]);
+    let suicides = |p: &Position, mv: Move| {
+        let mut q = *p;
+        q.play_unchecked(mv).pharaoh_hit(Color::Silver)
+    };
+    let moves = p.legal_moves();
+    let fatal = moves.iter().filter(|&&mv| suicides(&p, mv)).count();
+    assert!(
+        fatal * 2 > moves.len(),
+        "{fatal} of {} moves are suicides",
+        moves.len()
+    );
+    for level in Level::ALL {
+        let mut rng = khet_engine::Rng::new(1);
+        let mv = level
+            .choose(
+                &mut Searcher::new(1 << 16),
+                &Game::new(p),
+                Duration::from_millis(200),
+                &mut rng,
+            )
+            .unwrap();
+        assert!(
+            !suicides(&p, mv),
+            "{} lit its own Pharaoh with {mv}",
+            level.name()
+        );
+    }
 }
 
 #[test]
