@@ -128,11 +128,29 @@ fn searches_after_both_forms_of_position() {
         "{lines:?}"
     );
     assert_ne!(best, "none");
-    // Khet2-AI's own form: the moves right after the position string.
+    // Khet2-AI's own form: the moves right after the position string. The answer is Red's:
+    // legal as the reply to h2g1 (a Silver move, had h2g1 been ignored, would not be).
     e.send(&format!("position {CLASSIC} h2g1"));
     e.send("go depth 1");
     let (best, lines) = e.best();
-    assert_ne!(best, "none", "{lines:?}");
+    let start = khet_engine::parse_position(CLASSIC).unwrap();
+    assert!(
+        khet_engine::Game::from_moves(start, &["h2g1".to_string(), best.clone()]).is_ok(),
+        "{best} is not Red's reply to h2g1: {lines:?}"
+    );
+}
+
+/// The largest `nodes N` of the `info` lines.
+fn most_nodes(lines: &[String]) -> u64 {
+    lines
+        .iter()
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            words.find(|&w| w == "nodes")?;
+            words.next()?.parse().ok()
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 #[test]
@@ -234,9 +252,17 @@ fn clocks_nodes_and_movetime() {
         "{:?}",
         t.elapsed()
     );
+    // A node limit bounds the nodes searched (the search looks every 1,024 nodes), and a
+    // larger one allows more.
     e.send("go nodes 3000");
     let (best, lines) = e.best();
     assert_ne!(best, "none", "{lines:?}");
+    let few = most_nodes(&lines);
+    assert!(few > 0 && few <= 3072, "{few} nodes: {lines:?}");
+    e.send("go nodes 30000");
+    let (_, lines) = e.best();
+    let more = most_nodes(&lines);
+    assert!(more > 3072 && more <= 30720, "{more} nodes: {lines:?}");
     // movetime is used (nearly) in full, not stopped at a fraction.
     let t = Instant::now();
     e.send("go movetime 600");
