@@ -407,15 +407,22 @@ fn computer_against_computer_plays_a_whole_game() {
     let mut app = headless(0.0);
     let level = khet_engine::Level::Beginner;
     start(&mut app, [Player::Computer(level), Player::Computer(level)]);
-    let finished = update_until(&mut app, |a| {
-        game(a).game.is_over() || game(a).game.turns().len() >= 40
-    });
-    assert!(
-        finished,
-        "stalled after {} plies",
-        game(&app).game.turns().len()
-    );
-    assert!(game(&app).game.turns().len() >= 2);
+    // To the end: a Pharaoh lit, no move left, or a draw rule. The frame limit only catches a
+    // stall; each frame is a few milliseconds.
+    let mut frames = 0;
+    while !game(&app).game.is_over() {
+        assert!(
+            frames < 40_000,
+            "stalled after {} plies",
+            game(&app).game.turns().len()
+        );
+        app.update();
+        frames += 1;
+    }
+    let result = game(&app).game.result().expect("a result at the end");
+    let plies = game(&app).game.turns().len();
+    eprintln!("{plies} plies: {result}");
+    assert!(plies >= 2, "{result} after {plies} plies");
     update_until(&mut app, |a| {
         a.world().resource::<Show>().is_idle()
             && a.world()
@@ -443,9 +450,14 @@ fn a_new_game_stops_the_computer_thinking() {
             .is_none()
     );
     assert_eq!(game(&app).game.turns().len(), 0);
-    // Nothing arrives from the stopped search.
-    for _ in 0..50 {
+    // Nothing arrives from the stopped search, however long it would have run: frames for
+    // longer than the Master's whole budget.
+    let until = std::time::Instant::now()
+        + khet::table::ai::budget(khet_engine::Level::Master)
+        + std::time::Duration::from_millis(500);
+    while std::time::Instant::now() < until {
         app.update();
+        std::thread::sleep(std::time::Duration::from_millis(10));
     }
     assert_eq!(game(&app).game.turns().len(), 0);
 }
