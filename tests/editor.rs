@@ -242,10 +242,13 @@ fn either_laser_fires_on_the_editors_board() {
             "C".into(),
         ),
     );
-    send(&mut app, Edit::Fire(Side::Red));
-    let shot = editor(&app).shot.clone().expect("a shot");
-    assert_eq!(shot, khet_engine::fire(&editor(&app).board, Side::Red));
-    assert_eq!(app.world().resource::<khet::table::Show>().shot, Some(shot));
+    for side in [Side::Red, Side::Silver] {
+        send(&mut app, Edit::Fire(side));
+        let shot = editor(&app).shot.clone().expect("a shot");
+        assert_eq!(shot.color, side);
+        assert_eq!(shot, khet_engine::fire(&editor(&app).board, side));
+        assert_eq!(app.world().resource::<khet::table::Show>().shot, Some(shot));
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -260,7 +263,20 @@ fn the_fairness_batch_reports_and_runs_in_the_background() {
     let r = measure(classic, batch, &AtomicU32::new(0), &AtomicBool::new(false));
     assert_eq!(r.games, 2);
     assert_eq!(r.silver_wins + r.red_wins + r.draws, 2);
-    assert!((0.0..=1.0).contains(&r.silver_score));
+    // Silver's score is its points a game, and the margin 1.96 standard errors of the games'
+    // scores (1, ½ or 0 each; the sample's variance).
+    let scores: Vec<f64> = std::iter::repeat_n(1.0, r.silver_wins as usize)
+        .chain(std::iter::repeat_n(0.5, r.draws as usize))
+        .chain(std::iter::repeat_n(0.0, r.red_wins as usize))
+        .collect();
+    let n = scores.len() as f64;
+    let mean = scores.iter().sum::<f64>() / n;
+    let variance = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    assert!((r.silver_score - mean).abs() < 1e-12, "{r:?}");
+    assert!(
+        (r.margin - 1.96 * (variance / n).sqrt()).abs() < 1e-12,
+        "{r:?}"
+    );
     assert_eq!((r.perft1, r.perft2), (77, 5_920));
     assert!(!r.first_move_wins);
     assert!(r.mean_plies > 0.0);
