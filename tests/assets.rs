@@ -294,7 +294,13 @@ fn a_broken_sound_is_reported_and_left_out() {
         );
     }
     // The game plays on: a move and its shot, with the sounds that are left.
-    play_a_shot(&mut app);
+    let started = play_a_shot(&mut app);
+    assert_eq!(
+        app.world().resource::<Match>().game.turns().len(),
+        1,
+        "the move is played"
+    );
+    assert!(started > 0, "the sounds that are left are heard");
 }
 
 /// Plays Silver's first move of Classic (its beam turns several times) at normal speed and
