@@ -235,6 +235,19 @@ fn same_position_and_seed_give_the_same_move() {
     }
 }
 
+/// The move `level` chooses at `p` with 200 ms and a fixed seed.
+fn chosen(level: Level, p: Position) -> Move {
+    let mut rng = khet_engine::Rng::new(1);
+    level
+        .choose(
+            &mut Searcher::new(1 << 16),
+            &Game::new(p),
+            Duration::from_millis(200),
+            &mut rng,
+        )
+        .unwrap()
+}
+
 #[test]
 fn every_level_takes_a_kill_and_avoids_suicide() {
     let p = bare2(&[
@@ -242,15 +255,7 @@ fn every_level_takes_a_kill_and_avoids_suicide() {
         ("c3", Piece::pyramid(Color::Red, Diagonal::NE)),
     ]);
     for level in Level::ALL {
-        let mut rng = khet_engine::Rng::new(1);
-        let mv = level
-            .choose(
-                &mut Searcher::new(1 << 16),
-                &Game::new(p),
-                Duration::from_millis(200),
-                &mut rng,
-            )
-            .unwrap();
+        let mv = chosen(level, p);
         let mut q = p;
         let hits = q.play_unchecked(mv);
         assert!(hits.pharaoh_hit(Color::Red), "{} chose {mv}", level.name());
@@ -277,15 +282,7 @@ fn every_level_takes_a_kill_and_avoids_suicide() {
         moves.len()
     );
     for level in Level::ALL {
-        let mut rng = khet_engine::Rng::new(1);
-        let mv = level
-            .choose(
-                &mut Searcher::new(1 << 16),
-                &Game::new(p),
-                Duration::from_millis(200),
-                &mut rng,
-            )
-            .unwrap();
+        let mv = chosen(level, p);
         assert!(
             !suicides(&p, mv),
             "{} lit its own Pharaoh with {mv}",

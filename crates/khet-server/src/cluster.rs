@@ -12,6 +12,7 @@
 //! requests), `khet:game:CODE` (the owner's events of a game, and `moved` when a node takes it
 //! over) and `khet:nodes` (each node's heartbeat, with its open games for the lobby).
 
+use crate::hub::lock;
 use crate::room::{Out, Refused};
 use crate::store::PlayerRow;
 use futures_util::StreamExt;
@@ -210,10 +211,6 @@ pub struct Broker {
     pending: Mutex<HashMap<u64, oneshot::Sender<Result<Answer, Refused>>>>,
     /// The proxies' game channels: where their messages go.
     games: Mutex<HashMap<String, mpsc::UnboundedSender<GameMsg>>>,
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn broker_error(e: redis::RedisError) -> String {

@@ -80,7 +80,7 @@ pub struct Hub {
     inner: Arc<Inner>,
 }
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // A panic while holding one of these small maps leaves it consistent; go on with it.
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
@@ -134,11 +134,14 @@ impl Hub {
         &self.inner.node
     }
 
-    fn lease(&self) -> Duration {
-        self.inner
+    /// When a lease taken now runs out (alone, an hour: nobody else takes it anyway).
+    fn lease_until(&self) -> u64 {
+        let lease = self
+            .inner
             .cluster
             .as_ref()
-            .map_or(Duration::from_secs(3600), |c| c.lease)
+            .map_or(Duration::from_secs(3600), |c| c.lease);
+        now_ms() + u64::try_from(lease.as_millis()).unwrap_or(u64::MAX)
     }
 
     /// Takes up the games not over that no node holds (alone: every one), so that their clocks
@@ -208,8 +211,7 @@ impl Hub {
     async fn load(&self, mut row: GameRow) -> Result<Option<mpsc::Sender<Command>>, StoreError> {
         let code = row.code.clone();
         if row.status != Status::Over {
-            let now = now_ms();
-            let until = now + u64::try_from(self.lease().as_millis()).unwrap_or(u64::MAX);
+            let (now, until) = (now_ms(), self.lease_until());
             let alone = self.inner.cluster.is_none();
             let Some(token) = self
                 .inner
@@ -426,15 +428,19 @@ impl Hub {
                     self.beat().await;
                     self.forget_silent_peers(lease).await;
                 }
-                _ = renew.tick() => self.keep_leases(lease).await,
+                _ = renew.tick() => self.keep_leases().await,
             }
         }
     }
 
     /// Renews this node's leases, and takes up the games no node holds.
-    async fn keep_leases(&self, lease: Duration) {
-        let until = now_ms() + u64::try_from(lease.as_millis()).unwrap_or(u64::MAX);
-        if let Err(e) = self.inner.store.renew(&self.inner.node, until).await {
+    async fn keep_leases(&self) {
+        if let Err(e) = self
+            .inner
+            .store
+            .renew(&self.inner.node, self.lease_until())
+            .await
+        {
             eprintln!("khet-server: renewing leases: {e}");
         }
         match self.resume_games().await {
@@ -612,7 +618,7 @@ impl Hub {
             lease: Lease {
                 owner: Some(self.inner.node.clone()),
                 token: 1,
-                until_ms: now_ms() + u64::try_from(self.lease().as_millis()).unwrap_or(u64::MAX),
+                until_ms: self.lease_until(),
             },
         };
         // A code already taken makes the insert fail; draw again (rare: about 40 bits).

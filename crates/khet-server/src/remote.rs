@@ -126,10 +126,7 @@ impl Proxy {
                             rx,
                             catch_up: catch_up.into_iter().map(|(n, j)| (n, j.into())).collect(),
                         }),
-                        Ok(_) => Err(Refused::new(
-                            khet_protocol::Refusal::Storage,
-                            "the game's server answered something else",
-                        )),
+                        Ok(_) => Err(unexpected()),
                         Err(e) => Err(e),
                     };
                     let _ = done.send(Done::Attached(result.is_ok()));

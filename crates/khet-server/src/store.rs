@@ -257,6 +257,13 @@ async fn set_clocks(
     fenced(&done)
 }
 
+/// Column `name` of every row, as text.
+fn texts(rows: &[AnyRow], name: &str) -> Result<Vec<String>> {
+    rows.iter()
+        .map(|r| r.try_get::<String, _>(name).map_err(StoreError::from))
+        .collect()
+}
+
 /// The database.
 #[derive(Clone)]
 pub struct Store {
@@ -576,9 +583,7 @@ impl Store {
         .bind(node)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| r.try_get::<String, _>("code").map_err(StoreError::from))
-            .collect()
+        texts(&rows, "code")
     }
 
     /// Gives up every lease `node` holds (at a clean shutdown, so that others take its games up
@@ -602,9 +607,7 @@ impl Store {
         .bind(node)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| r.try_get::<String, _>("code").map_err(StoreError::from))
-            .collect()
+        texts(&rows, "code")
     }
 
     /// The game `code`.
@@ -622,9 +625,7 @@ impl Store {
             .bind(code)
             .fetch_all(&self.pool)
             .await?;
-        rows.iter()
-            .map(|r| r.try_get::<String, _>("mv").map_err(StoreError::from))
-            .collect()
+        texts(&rows, "mv")
     }
 
     /// The games not over (to take up again when the server starts).
@@ -632,9 +633,7 @@ impl Store {
         let rows = sqlx::query("SELECT code FROM games WHERE status <> 'over' ORDER BY created_ms")
             .fetch_all(&self.pool)
             .await?;
-        rows.iter()
-            .map(|r| r.try_get::<String, _>("code").map_err(StoreError::from))
-            .collect()
+        texts(&rows, "code")
     }
 
     /// The newest games, with their number of moves.
