@@ -164,6 +164,24 @@ pub struct ShotView {
     pub hits: Vec<HitView>,
 }
 
+/// Both clocks, with the running side named as `turn` names it (`silver` or `red`).
+#[derive(Serialize, Debug, PartialEq)]
+pub struct ClocksView {
+    /// Silver's and Red's time left, in milliseconds.
+    pub remaining_ms: [u64; 2],
+    /// The side whose clock is running, if any.
+    pub running: Option<&'static str>,
+}
+
+impl From<Clocks> for ClocksView {
+    fn from(c: Clocks) -> Self {
+        ClocksView {
+            remaining_ms: c.remaining_ms,
+            running: c.running.map(color_name),
+        }
+    }
+}
+
 /// Everything the watch page shows, sent whole after each change.
 #[derive(Serialize, Debug)]
 pub struct Frame {
@@ -188,7 +206,7 @@ pub struct Frame {
     /// The last shot, if a move was played.
     pub shot: Option<ShotView>,
     /// The clocks as the server sent them (the page counts down from them).
-    pub clocks: Option<Clocks>,
+    pub clocks: Option<ClocksView>,
     /// `open`, `playing` or `over`.
     pub status: Status,
     /// The result in words.
@@ -272,7 +290,7 @@ impl Frame {
             moves: view.moves.clone(),
             turn: color_name(game.side_to_move()),
             shot: game.last_turn().map(|t| shot_view(&t.shot)),
-            clocks: mirror.clocks(),
+            clocks: mirror.clocks().map(ClocksView::from),
             status: view.status,
             result: mirror.result().map(|r| r.to_string()),
             connected,
@@ -427,6 +445,17 @@ mod tests {
         let shot = f.shot.expect("a shot");
         assert_eq!(&shot.lines[0][..2], &[9.5, 8.0]);
         assert_eq!(f.edition, "1.0");
+    }
+
+    #[test]
+    fn the_running_clock_is_named_as_the_turn_is() {
+        let clocks = Clocks {
+            remaining_ms: [600_000, 590_000],
+            running: Some(Color::Red),
+        };
+        let json = serde_json::to_value(ClocksView::from(clocks)).unwrap();
+        assert_eq!(json["running"], "red");
+        assert_eq!(json["remaining_ms"][1], 590_000);
     }
 
     #[test]
