@@ -345,12 +345,29 @@ fn the_computer_keeps_time_with_an_increment() {
         date: String::new(),
     });
     send(&mut a, NewGameRequested(spec));
-    for _ in 0..3000 {
+    // The game's clocks advance 5 ms a frame while each frame lasts at least 5 ms of real time:
+    // a loaded machine slows the frames, never charges the computer for the table's own delay.
+    // The search's plan is checked directly: each move's budget within a third of its time left.
+    let step = Duration::from_millis(5);
+    a.insert_resource(TimeUpdateStrategy::ManualDuration(step));
+    let mut planned = Vec::new();
+    for _ in 0..20_000 {
         if game(&a).game.turns().len() >= 6 || game(&a).game.is_over() {
             break;
         }
         a.update();
-        std::thread::sleep(Duration::from_millis(5));
+        if let Some(t) = a.world().get_resource::<khet::table::ai::Thinking>() {
+            let side = game(&a).game.side_to_move();
+            // The time left when the search began: now, plus what its thinking has cost so far.
+            let thought = a.world().resource::<Time>().elapsed_secs() - t.since;
+            let left = a.world().resource::<Clocks>().left(side)
+                + Duration::from_secs_f32(thought.max(0.0));
+            let ply = game(&a).game.turns().len();
+            if planned.last().is_none_or(|&(p, _, _)| p != ply) {
+                planned.push((ply, t.budget, left));
+            }
+        }
+        std::thread::sleep(step);
     }
     let result = game(&a).game.result();
     assert!(
@@ -364,6 +381,16 @@ fn the_computer_keeps_time_with_an_increment() {
         "{result:?}"
     );
     assert!(game(&a).game.turns().len() >= 6 || result.is_some());
+    assert!(
+        planned.len() >= 6.min(game(&a).game.turns().len()),
+        "{planned:?}"
+    );
+    for &(ply, budget, left) in &planned {
+        assert!(
+            budget <= left / 3 && budget < Duration::from_millis(2500),
+            "ply {ply}: {budget:?} planned with {left:?} left"
+        );
+    }
 }
 
 #[test]

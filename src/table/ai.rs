@@ -49,6 +49,8 @@ pub struct Thinking {
     pub purpose: Purpose,
     /// When the search began (seconds since start), for the indicator.
     pub since: f32,
+    /// The time the search was given: the level's, or less when the clock says so.
+    pub budget: Duration,
 }
 
 /// The hint last given, shown until the position changes.
@@ -206,6 +208,7 @@ fn start_thinking(
         stop,
         purpose,
         since: time.elapsed_secs(),
+        budget,
     });
 }
 

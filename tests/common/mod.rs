@@ -21,9 +21,15 @@ pub fn sq(s: &str) -> Square {
 /// The game without drawing (`MinimalPlugins` + `CorePlugin`), animations at `speed` (0 is
 /// instant), `setup` run before the first frame (a save folder, a settings file), and two
 /// frames run so that the first game is on the table.
+///
+/// Each frame advances the game's time by 1/60 s whatever the machine's speed, so an animation
+/// lasts as many frames on a loaded machine as on a quiet one; `setup` may choose otherwise.
 pub fn headless_with(speed: f32, setup: impl FnOnce(&mut App)) -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins).add_plugins(CorePlugin);
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_secs(1) / 60,
+    ));
     setup(&mut app);
     app.insert_resource(Settings {
         speed,

@@ -242,16 +242,14 @@ fn mate_scores_and_go_mate() {
 fn clocks_nodes_and_movetime() {
     let mut e = Engine::start(&[]);
     e.send("position imhotep");
-    // A second on each clock: the engine must answer well inside it.
+    // Ten seconds on each clock: the engine plans at most a third of it (the plan itself is
+    // checked in `time.rs`), so it must answer well inside half, on any machine; without the
+    // clock it would search for minutes.
     let t = Instant::now();
-    e.send("go wtime 1000 btime 1000 winc 0 binc 0");
+    e.send("go wtime 10000 btime 10000 winc 0 binc 0");
     let (best, _) = e.best();
     assert_ne!(best, "none");
-    assert!(
-        t.elapsed() < Duration::from_millis(1000),
-        "{:?}",
-        t.elapsed()
-    );
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
     // A node limit bounds the nodes searched (the search looks every 1,024 nodes), and a
     // larger one allows more.
     e.send("go nodes 3000");

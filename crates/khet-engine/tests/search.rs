@@ -108,6 +108,43 @@ fn forced_wins_in_three(p: &Position) -> Vec<Move> {
         .collect()
 }
 
+/// The shipped puzzles in one or two moves, checked by brute force, apart from the puzzle
+/// solver that proved them: the stored first move is the only one that wins so soon, and none
+/// wins sooner.
+#[test]
+fn the_short_shipped_puzzles_agree_with_brute_force() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/puzzles/puzzles.ron"
+    );
+    let bytes = std::fs::read(path).expect("the shipped puzzles");
+    let book = khet_engine::puzzle::PuzzleBook::from_bytes(&bytes, path).expect("they read");
+    let mut checked = [0; 2];
+    for puzzle in book.puzzles.iter().filter(|p| p.moves <= 2) {
+        let p = puzzle.start().expect("its position");
+        let first = puzzle.solution_moves().expect("its line")[0];
+        let me = p.side_to_move();
+        let wins_in_one: Vec<Move> = p
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| {
+                let mut q = p;
+                let h = q.play_unchecked(m);
+                h.pharaoh_hit(me.other()) && !h.pharaoh_hit(me)
+            })
+            .collect();
+        if puzzle.moves == 1 {
+            assert_eq!(wins_in_one, [first], "{}", puzzle.name);
+        } else {
+            assert!(wins_in_one.is_empty(), "{}: {wins_in_one:?}", puzzle.name);
+            assert_eq!(forced_wins_in_three(&p), [first], "{}", puzzle.name);
+        }
+        checked[puzzle.moves as usize - 1] += 1;
+    }
+    // The README's book: wins in one and in two among its 48.
+    assert!(checked[0] >= 6 && checked[1] >= 6, "{checked:?}");
+}
+
 #[test]
 fn finds_forced_wins_in_three_plies() {
     // Positions from pseudo-random games with a forced win in 3 plies and none in 1.
@@ -188,7 +225,9 @@ fn returns_a_legal_move_within_its_budget() {
         );
         let took = t.elapsed();
         assert!(p.is_legal(r.best.unwrap()));
-        assert!(took < Duration::from_millis(150 + 600), "took {took:?}");
+        // Unlimited, this search runs for minutes; the bound leaves a loaded machine seconds
+        // of scheduling delay, which is all it can add to a search that looks at its clock.
+        assert!(took < Duration::from_millis(150 + 3_000), "took {took:?}");
     }
 }
 
@@ -200,13 +239,16 @@ fn stop_interrupts_promptly() {
     let t = Instant::now();
     let handle = std::thread::spawn(move || s.search(&p, Limits::default(), |_| {}));
     std::thread::sleep(Duration::from_millis(200));
+    let stopped = Instant::now();
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let r = handle.join().unwrap();
+    // Without the stop this search would not end; with it, only scheduling delays remain.
     assert!(
-        t.elapsed() < Duration::from_millis(1200),
-        "{:?}",
-        t.elapsed()
+        stopped.elapsed() < Duration::from_secs(3),
+        "{:?} after the stop",
+        stopped.elapsed()
     );
+    assert!(t.elapsed() >= Duration::from_millis(200));
     assert!(p.is_legal(r.best.unwrap()));
 }
 
