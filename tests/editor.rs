@@ -217,7 +217,8 @@ fn a_valid_setup_is_saved_listed_and_played() {
     assert!(setup.position.pieces().eq(editor(&app).board.pieces()));
     let library = app.world().resource::<SetupLibrary>();
     let listed = library.find("my: tiny-duel").expect("listed at once");
-    assert_eq!(listed.position.pieces().count(), 10);
+    assert_eq!(listed.name, "Tiny Duel");
+    assert!(listed.position.pieces().eq(editor(&app).board.pieces()));
     // Play it: a game from the setup, at the table.
     send(&mut app, Edit::PlayIt);
     app.update();

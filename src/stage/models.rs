@@ -68,6 +68,11 @@ impl Models {
         self.file.is_some()
     }
 
+    /// The model file's model of that name, with its parts, once the file is in use.
+    pub fn file_model(&self, name: &str) -> Option<&[(Handle<Mesh>, Role)]> {
+        self.file.as_ref()?.get(name)
+    }
+
     fn material(&self, role: Role, side: usize) -> Handle<StandardMaterial> {
         match role {
             Role::Body => self.body[side].clone(),
