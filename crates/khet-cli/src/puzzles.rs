@@ -9,7 +9,9 @@
 
 use crate::files::read_bounded;
 use crate::out::{Failure, Out, say};
-use khet_engine::puzzle::{MAX_PUZZLE_BOOK_BYTES, Puzzle, PuzzleBook, Solver, difficulty};
+use khet_engine::puzzle::{
+    MAX_PUZZLE_BOOK_BYTES, Puzzle, PuzzleBook, Solver, difficulty, hits_something,
+};
 use khet_engine::{Game, GameResult, Level, Searcher, Setup, WinReason};
 use std::collections::HashSet;
 use std::io::Write;
@@ -151,10 +153,7 @@ fn mine_setup(name: &str, games: u32) -> Result<Vec<Puzzle>, String> {
             let Ok(Some(line)) = solver.line(&position, n) else {
                 continue;
             };
-            let hits = {
-                let mut after = position;
-                after.play_unchecked(first).squares != 0
-            };
+            let hits = hits_something(&position, first);
             count[slot] += 1;
             let side = position.side_to_move();
             found.push(Puzzle {

@@ -284,8 +284,36 @@ fn every_shipped_puzzle_verifies() {
     let (code, out, err) = run(&["puzzles", "verify", path]);
     assert_eq!(code, 0, "{out}{err}");
     let shipped = out.lines().filter(|l| l.starts_with("ok ")).count();
-    assert!(shipped >= 40, "{shipped} puzzles:\n{out}");
+    assert_eq!(shipped, 48, "{shipped} puzzles:\n{out}");
     assert!(!out.contains("FAILED"), "{out}");
+    // What the README promises: eight from each setup of both editions, wins in 1 to 4,
+    // difficulties 1 to 5 (each used).
+    let bytes = std::fs::read(path).unwrap();
+    let book = khet_engine::puzzle::PuzzleBook::from_bytes(&bytes, path).unwrap();
+    for setup in [
+        "khet2/classic",
+        "khet2/imhotep",
+        "khet2/dynasty",
+        "khet1/classic",
+        "khet1/imhotep",
+        "khet1/dynasty",
+    ] {
+        let from = book
+            .puzzles
+            .iter()
+            .filter(|p| p.source.split(',').next() == Some(setup))
+            .count();
+        assert_eq!(from, 8, "{setup}");
+    }
+    for n in 1..=4 {
+        assert!(book.puzzles.iter().any(|p| p.moves == n), "none in {n}");
+    }
+    for d in 1..=5 {
+        assert!(
+            book.puzzles.iter().any(|p| p.difficulty == d),
+            "none of difficulty {d}"
+        );
+    }
 }
 
 /// A puzzle that does not hold is named with its reason, and the command fails.

@@ -372,9 +372,17 @@ pub struct Puzzle {
 }
 
 /// A puzzle's difficulty from 1 to 5: N, plus one for a first move that hits nothing (a quiet
-/// move is harder to see than a capture), at most 5.
+/// move is harder to see than a capture), at most 5. Lighting the Pharaoh is a hit, so a win in
+/// one is rated 1.
 pub fn difficulty(moves: u32, first_move_hits: bool) -> u8 {
     (moves + u32::from(!first_move_hits)).clamp(1, 5) as u8
+}
+
+/// Whether `mv`'s shot hits anything at `position`: a piece removed or a Pharaoh lit.
+pub fn hits_something(position: &Position, mv: Move) -> bool {
+    let mut after = *position;
+    let hits = after.play_unchecked(mv);
+    hits.squares != 0 || hits.is_game_over()
 }
 
 /// Why a puzzle is wrong.
@@ -447,6 +455,16 @@ impl Puzzle {
             ));
         }
         let line = self.solution_moves()?;
+        let hit = hits_something(&start, line[0]);
+        let rated = difficulty(self.moves, hit);
+        if self.difficulty != rated {
+            return Err(format!(
+                "difficulty is {}; in {} with a first move that hits {} it is {rated}",
+                self.difficulty,
+                self.moves,
+                if hit { "something" } else { "nothing" }
+            ));
+        }
         let nodes = |e: OutOfNodes| e.to_string();
         let mut at = start;
         for (i, &mv) in line.iter().enumerate() {
