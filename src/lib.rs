@@ -23,6 +23,7 @@ pub mod dev;
 pub mod editor;
 pub mod files;
 pub mod frames;
+pub mod keys;
 pub mod learn;
 pub mod news;
 pub mod online;

@@ -625,3 +625,187 @@ fn frames_are_asked_for_while_something_moves_and_not_at_rest() {
     app.update();
     assert!(!wants_frames_now(&mut app));
 }
+
+// The keyboard: keys pressed through Bevy's input plugin, as the window's keyboard presses them.
+
+use bevy::input::ButtonState;
+use bevy::input::keyboard::{Key, KeyboardInput, NativeKey};
+
+/// The game headless with Bevy's input plugin, so that keys can be pressed.
+fn with_keyboard(speed: f32) -> App {
+    common::headless_with(speed, |app| {
+        app.add_plugins(bevy::input::InputPlugin);
+    })
+}
+
+/// Presses `keys` together (a modifier first) for a frame, then lets them go.
+fn press(app: &mut App, keys: &[KeyCode]) {
+    for state in [ButtonState::Pressed, ButtonState::Released] {
+        for &key_code in keys {
+            app.world_mut().write_message(KeyboardInput {
+                key_code,
+                logical_key: Key::Unidentified(NativeKey::Unidentified),
+                state,
+                text: None,
+                repeat: false,
+                window: Entity::PLACEHOLDER,
+            });
+        }
+        app.update();
+    }
+    app.update();
+}
+
+/// Counts the save dialogs asked for.
+#[derive(Resource, Default)]
+struct SaveDialogs(usize);
+
+fn count_save_dialogs(
+    mut asked: MessageReader<khet::table::OpenSaveDialog>,
+    mut count: ResMut<SaveDialogs>,
+) {
+    count.0 += asked.read().count();
+}
+
+#[test]
+fn the_tables_keys_turn_take_back_deselect_skip_save_and_mute() {
+    use khet_engine::Direction;
+    let mut app = with_keyboard(0.0);
+    app.init_resource::<SaveDialogs>()
+        .add_systems(Update, count_save_dialogs);
+    let facing = |app: &App| {
+        game(app)
+            .game
+            .position()
+            .piece_at(sq("j1"))
+            .and_then(khet_engine::Piece::facing)
+    };
+    assert_eq!(facing(&app), Some(Direction::N));
+    // Nothing selected: Q turns nothing.
+    press(&mut app, &[KeyCode::KeyQ]);
+    assert_eq!(game(&app).game.turns().len(), 0);
+    // Q turns the selected Sphinx anticlockwise: that is the move.
+    click(&mut app, "j1");
+    press(&mut app, &[KeyCode::KeyQ]);
+    assert_eq!(game(&app).game.turns().len(), 1);
+    assert_eq!(facing(&app), Some(Direction::W));
+    // Ctrl+Z takes it back; Z alone does nothing, nor does Ctrl+Q.
+    press(&mut app, &[KeyCode::KeyZ]);
+    assert_eq!(game(&app).game.turns().len(), 1);
+    click(&mut app, "j1");
+    press(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyQ]);
+    assert_eq!(game(&app).game.turns().len(), 1);
+    press(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyZ]);
+    assert_eq!(game(&app).game.turns().len(), 0);
+    assert_eq!(facing(&app), Some(Direction::N));
+    // E turns the selected h2 Pyramid clockwise.
+    click(&mut app, "h2");
+    press(&mut app, &[KeyCode::KeyE]);
+    assert_eq!(game(&app).game.turns().len(), 1);
+    assert_ne!(game(&app).game.position().piece_at(sq("h2")), None);
+    // Escape drops the selection.
+    click(&mut app, "e8");
+    assert_eq!(selected(&app), Some(sq("e8")));
+    press(&mut app, &[KeyCode::Escape]);
+    assert_eq!(selected(&app), None);
+    // Ctrl+S asks for the save dialog.
+    press(&mut app, &[KeyCode::ControlRight, KeyCode::KeyS]);
+    assert_eq!(app.world().resource::<SaveDialogs>().0, 1);
+    // M mutes and unmutes, and says so.
+    assert!(!app.world().resource::<Settings>().muted);
+    press(&mut app, &[KeyCode::KeyM]);
+    assert!(app.world().resource::<Settings>().muted);
+    assert!(matches!(news(&app), Some(News::Sound(t)) if t.contains("off")));
+    press(&mut app, &[KeyCode::KeyM]);
+    assert!(!app.world().resource::<Settings>().muted);
+}
+
+#[test]
+fn space_skips_the_show_and_t_switches_a_stacks_mode() {
+    let mut app = with_keyboard(1.0);
+    click(&mut app, "j1");
+    press(&mut app, &[KeyCode::KeyQ]);
+    assert!(!app.world().resource::<Show>().is_idle());
+    press(&mut app, &[KeyCode::Space]);
+    press(&mut app, &[KeyCode::Space]);
+    assert!(app.world().resource::<Show>().is_idle());
+    assert_entities_match(&mut app);
+    // T switches between moving a stack whole and its top.
+    let mode = |app: &App| app.world().resource::<Selection>().stack_mode;
+    let before = mode(&app);
+    press(&mut app, &[KeyCode::KeyT]);
+    assert_ne!(mode(&app), before);
+    press(&mut app, &[KeyCode::KeyT]);
+    assert_eq!(mode(&app), before);
+}
+
+#[test]
+fn the_replays_keys_step_jump_and_play() {
+    let mut app = with_keyboard(0.0);
+    for (from, to) in [("h2", "h3"), ("c7", "c6")] {
+        click(&mut app, from);
+        click(&mut app, to);
+    }
+    click(&mut app, "j1");
+    send(&mut app, RotateSelected(Rotation::Anticlockwise));
+    let original = game(&app).game.clone();
+    assert_eq!(original.turns().len(), 3);
+    send(
+        &mut app,
+        khet::table::Watch {
+            game: original.clone(),
+            name: "keys".into(),
+            back_to: None,
+        },
+    );
+    let at = |app: &App| game(app).game.turns().len();
+    assert_eq!(at(&app), 0);
+    press(&mut app, &[KeyCode::ArrowRight]);
+    assert_eq!(at(&app), 1);
+    press(&mut app, &[KeyCode::End]);
+    assert_eq!(at(&app), 3);
+    assert_eq!(game(&app).game.position(), original.position());
+    press(&mut app, &[KeyCode::ArrowLeft]);
+    assert_eq!(at(&app), 2);
+    press(&mut app, &[KeyCode::Home]);
+    assert_eq!(at(&app), 0);
+    let playing = |app: &App| app.world().resource::<khet::replay::AutoPlay>().playing;
+    let before = playing(&app);
+    press(&mut app, &[KeyCode::KeyP]);
+    assert_ne!(playing(&app), before);
+}
+
+#[test]
+fn the_editors_keys_turn_remove_undo_redo_and_drop_the_brush() {
+    use khet::editor::{Edit, Editor};
+    use khet_engine::{Diagonal, Edition, Piece, Position};
+    let mut app = with_keyboard(0.0);
+    common::go_to(&mut app, khet::screen::Screen::Editor);
+    send(
+        &mut app,
+        Edit::Start(Position::empty(Edition::Khet2), "Keys".into()),
+    );
+    app.world_mut().resource_mut::<Editor>().symmetric = false;
+    let pyramid = Piece::pyramid(Side::Silver, Diagonal::NE);
+    send(&mut app, Edit::Brush(Some(pyramid)));
+    send(&mut app, SquareClicked(sq("d4")));
+    let editor = |app: &App| app.world().resource::<Editor>().clone();
+    assert_eq!(editor(&app).board.piece_at(sq("d4")), Some(pyramid));
+    // Escape drops the brush: a click then places nothing.
+    press(&mut app, &[KeyCode::Escape]);
+    assert_eq!(editor(&app).brush, None);
+    send(&mut app, Edit::Select(Some(sq("d4"))));
+    // Q and E turn the picked-up piece.
+    press(&mut app, &[KeyCode::KeyQ]);
+    let turned = editor(&app).board.piece_at(sq("d4"));
+    assert_ne!(turned, Some(pyramid));
+    press(&mut app, &[KeyCode::KeyE]);
+    assert_eq!(editor(&app).board.piece_at(sq("d4")), Some(pyramid));
+    // Delete removes it; Ctrl+Z brings it back and Ctrl+Y removes it again.
+    press(&mut app, &[KeyCode::Delete]);
+    assert_eq!(editor(&app).board.piece_at(sq("d4")), None);
+    press(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyZ]);
+    assert_eq!(editor(&app).board.piece_at(sq("d4")), Some(pyramid));
+    press(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyY]);
+    assert_eq!(editor(&app).board.piece_at(sq("d4")), None);
+}

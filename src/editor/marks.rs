@@ -1,14 +1,12 @@
 //! The editor on the 3D board: squares with a problem glow red, the picked-up piece has a ring,
-//! the hovered square a soft light; and the editor's keys (Q / E turn, Delete removes, Ctrl+Z /
-//! Ctrl+Y undo and redo, Escape drops the brush).
+//! the hovered square a soft light (its keys are in `keys`).
 
 use crate::board::square_center;
-use crate::editor::{Edit, Editor};
+use crate::editor::Editor;
 use crate::screen::Screen;
 use crate::table::selection::Hovered;
 use bevy::prelude::*;
-use bevy_egui::input::egui_wants_any_keyboard_input;
-use khet_engine::{Rotation, Square};
+use khet_engine::Square;
 
 #[derive(Component)]
 struct EditorMark;
@@ -25,11 +23,8 @@ struct MarkAssets {
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, make_assets).add_systems(
         Update,
-        (
-            marks.in_set(crate::GameSet::View),
-            keys.run_if(not(egui_wants_any_keyboard_input))
-                .in_set(crate::GameSet::Input),
-        )
+        marks
+            .in_set(crate::GameSet::View)
             .run_if(in_state(Screen::Editor)),
     );
 }
@@ -96,32 +91,5 @@ fn marks(
     }
     if let Some(sq) = hovered.0 {
         put(sq, &a.flat, &a.hover, 0.014);
-    }
-}
-
-fn keys(keys: Res<ButtonInput<KeyCode>>, editor: Res<Editor>, mut edits: MessageWriter<Edit>) {
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
-    if ctrl && keys.just_pressed(KeyCode::KeyZ) {
-        edits.write(Edit::Undo);
-    }
-    if ctrl && keys.just_pressed(KeyCode::KeyY) {
-        edits.write(Edit::Redo);
-    }
-    if ctrl {
-        return;
-    }
-    if keys.just_pressed(KeyCode::Escape) {
-        edits.write(Edit::Brush(None));
-        edits.write(Edit::Select(None));
-    }
-    let Some(sq) = editor.selected else { return };
-    if keys.just_pressed(KeyCode::KeyQ) {
-        edits.write(Edit::Rotate(sq, Rotation::Anticlockwise));
-    }
-    if keys.just_pressed(KeyCode::KeyE) {
-        edits.write(Edit::Rotate(sq, Rotation::Clockwise));
-    }
-    if keys.any_just_pressed([KeyCode::Delete, KeyCode::Backspace]) {
-        edits.write(Edit::Remove(sq));
     }
 }

@@ -11,6 +11,7 @@
 //! never disturbed by accident.
 
 pub mod fairness;
+mod keys;
 pub mod marks;
 pub mod ui;
 
@@ -244,6 +245,7 @@ pub fn is_symmetric(board: &Position) -> bool {
 }
 
 pub(super) fn plugin(app: &mut App) {
+    keys::plugin(app);
     app.init_resource::<Editor>()
         .add_message::<Edit>()
         .add_systems(

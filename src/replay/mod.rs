@@ -85,6 +85,7 @@ pub struct Found {
 pub const ANALYSIS_TIME: Duration = Duration::from_millis(1500);
 
 pub(super) fn plugin(app: &mut App) {
+    keys_plugin(app);
     app.add_message::<Step>()
         .init_resource::<AutoPlay>()
         .init_resource::<Analysis>()
@@ -99,6 +100,31 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_systems(OnExit(Screen::Replay), stop_analysis);
     crate::frames::wake_on::<Step>(app);
+}
+
+/// The replay's keys (the core's: they only write steps).
+fn keys_plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        keys.run_if(in_state(Screen::Replay).and_then(crate::keys::keys_free))
+            .in_set(crate::GameSet::Input),
+    );
+}
+
+/// Arrow keys, Home and End step through a replay; P plays or pauses it.
+fn keys(keys: Res<ButtonInput<KeyCode>>, tape: Option<Res<Tape>>, mut steps: MessageWriter<Step>) {
+    let end = tape.map_or(0, |t| t.game.turns().len());
+    for (key, step) in [
+        (KeyCode::ArrowRight, Step::Forward),
+        (KeyCode::ArrowLeft, Step::Back),
+        (KeyCode::Home, Step::To(0)),
+        (KeyCode::End, Step::To(end)),
+        (KeyCode::KeyP, Step::PlayPause),
+    ] {
+        if keys.just_pressed(key) {
+            steps.write(step);
+        }
+    }
 }
 
 /// The first `n` moves of `game`, as a game.

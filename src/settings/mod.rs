@@ -181,6 +181,34 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Settings>()
         .add_systems(PreStartup, load_at_start)
         .add_systems(Update, save_on_change);
+    keys_plugin(app);
+}
+
+/// M, on every screen (the core's: it only changes a setting and says so).
+fn keys_plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        mute_key
+            .run_if(crate::keys::keys_free)
+            .in_set(crate::GameSet::Input),
+    );
+}
+
+/// M turns the sound off and on, on every screen.
+fn mute_key(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut settings: ResMut<Settings>,
+    mut news: MessageWriter<crate::news::News>,
+) {
+    if keys.just_pressed(KeyCode::KeyM) {
+        settings.muted = !settings.muted;
+        let text = if settings.muted {
+            "Sound off (M to turn it on)."
+        } else {
+            "Sound on."
+        };
+        news.write(crate::news::News::Sound(text.into()));
+    }
 }
 
 fn load_at_start(file: Option<ResMut<SettingsFile>>, mut commands: Commands) {

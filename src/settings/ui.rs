@@ -13,30 +13,7 @@ pub(crate) fn plugin(app: &mut App) {
         panel
             .run_if(in_state(Screen::Settings))
             .in_set(PanelSet::Side),
-    )
-    .add_systems(
-        Update,
-        mute_key
-            .run_if(not(bevy_egui::input::egui_wants_any_keyboard_input))
-            .in_set(crate::GameSet::Input),
     );
-}
-
-/// M turns the sound off and on, on every screen.
-fn mute_key(
-    keys: Res<ButtonInput<KeyCode>>,
-    mut settings: ResMut<crate::settings::Settings>,
-    mut news: MessageWriter<crate::news::News>,
-) {
-    if keys.just_pressed(KeyCode::KeyM) {
-        settings.muted = !settings.muted;
-        let text = if settings.muted {
-            "Sound off (M to turn it on)."
-        } else {
-            "Sound on."
-        };
-        news.write(crate::news::News::Sound(text.into()));
-    }
 }
 
 fn panel(

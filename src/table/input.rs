@@ -13,17 +13,20 @@ use crate::table::{OpenSaveDialog, Show, TableAction};
 use bevy::picking::events::{Click, Out, Over, Pointer};
 use bevy::picking::pointer::PointerButton;
 use bevy::prelude::*;
-use bevy_egui::input::egui_wants_any_keyboard_input;
 use khet_engine::{Rotation, Square};
 
+/// The pointer on tiles and pieces (the view's).
 pub(super) fn plugin(app: &mut App) {
-    app.add_observer(observe_tile)
-        .add_observer(observe_piece)
-        .add_systems(
-            Update,
-            keys.run_if(not(egui_wants_any_keyboard_input))
-                .in_set(crate::GameSet::Input),
-        );
+    app.add_observer(observe_tile).add_observer(observe_piece);
+}
+
+/// The table's keys (the core's: they only write messages).
+pub(super) fn keys_plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        keys.run_if(crate::keys::keys_free)
+            .in_set(crate::GameSet::Input),
+    );
 }
 
 /// A tile, as it is spawned, listens for the pointer.

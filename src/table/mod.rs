@@ -54,6 +54,7 @@ pub struct OpenSaveDialog;
 
 /// The table's headless part.
 pub(super) fn plugin(app: &mut App) {
+    input::keys_plugin(app);
     app.init_state::<OnTable>()
         .init_resource::<Pace>()
         .add_message::<MoveRequested>()
