@@ -333,6 +333,60 @@ fn a_flag_fall_loses_on_time() {
 }
 
 #[test]
+fn the_clocks_stand_while_a_shot_is_shown_and_away_from_the_table() {
+    let mut a = app(None);
+    a.world_mut().resource_mut::<Settings>().speed = 1.0;
+    let mut spec = NewGameSpec::casual(classic(&a), [Player::Person; 2]);
+    spec.clock = Some(TimeControl::new(1, 0));
+    send(&mut a, NewGameRequested(spec));
+    let left = |a: &App| {
+        let c = a.world().resource::<Clocks>();
+        [c.left(Side::Silver), c.left(Side::Red)]
+    };
+    // Silver's clock runs while Silver thinks (each frame is 1/60 s of the game's time).
+    let start = left(&a);
+    for _ in 0..30 {
+        a.update();
+    }
+    assert!(left(&a)[0] < start[0] && left(&a)[1] == start[1]);
+    // A move: while it and its shot are shown, neither clock runs.
+    play_random(&mut a, 1, 3);
+    let during = left(&a);
+    let mut shown = 0;
+    while !a.world().resource::<Show>().is_idle() {
+        a.update();
+        shown += 1;
+        assert!(shown < 600, "the show never ends");
+        // The frame in which the shot ends may count: Red may move from then on.
+        if !a.world().resource::<Show>().is_idle() {
+            assert_eq!(left(&a), during, "frame {shown} of the show");
+        }
+    }
+    assert!(shown >= 10, "the show lasted {shown} frames");
+    // Then Red's runs.
+    for _ in 0..30 {
+        a.update();
+    }
+    assert!(left(&a)[1] < during[1] && left(&a)[0] == during[0]);
+    // Away from the table (the settings, the replays' list), no clock runs, and Red's runs
+    // again on the way back.
+    for screen in [Screen::Settings, Screen::Open] {
+        common::go_to(&mut a, screen);
+        let away = left(&a);
+        for _ in 0..120 {
+            a.update();
+        }
+        assert_eq!(left(&a), away, "on {screen:?}");
+        common::go_to(&mut a, Screen::Playing);
+        let back = left(&a);
+        for _ in 0..30 {
+            a.update();
+        }
+        assert!(left(&a)[1] < back[1], "back from {screen:?}");
+    }
+}
+
+#[test]
 fn the_computer_keeps_time_with_an_increment() {
     let mut a = app(None);
     let mut spec = NewGameSpec::casual(classic(&a), [Player::Computer(Level::Master); 2]);
