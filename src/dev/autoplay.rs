@@ -105,6 +105,7 @@ fn run(
     mut rotate: MessageWriter<RotateSelected>,
     camera: crate::board::BoardOnScreen,
     windows: Query<(Entity, &Window)>,
+    board: super::script::BoardNote,
     mut window_events: MessageWriter<WindowEvent>,
     moment: Option<Res<crate::table::cues::PharaohMoment>>,
     mut frames: ResMut<crate::frames::NextFrame>,
@@ -151,18 +152,13 @@ fn run(
     if auto.step >= 8 {
         return;
     }
-    let scale = windows.iter().next().map_or(1.0, |(_, w)| w.scale_factor());
+    // The picture's note: where the squares are, the beam lit so far, and what was shown.
     let screenshot = |auto: &mut Autoplay, name: &str, beam: &[Square], commands: &mut Commands| {
         let png = auto.dir.join(format!("{name}.png"));
-        let mut text = String::new();
-        for sq in Square::ALL {
-            for (label, y) in [("square", BEAM_HEIGHT), ("tile", 0.0)] {
-                if let Some(p) = camera.to_window(square_center(sq) + Vec3::Y * y) {
-                    // Window coordinates, in physical pixels.
-                    let p = p * scale;
-                    text += &format!("{label} {sq} {:.1} {:.1}\n", p.x, p.y);
-                }
-            }
+        let mut text = board.note();
+        if let Some((m1, _)) = auto.plan {
+            // The square the script clicks to select (the first move's piece).
+            text += &format!("clicked {}\n", m1.from());
         }
         let lit: Vec<String> = beam.iter().map(ToString::to_string).collect();
         text += &format!("beam {}\n", lit.join(" "));

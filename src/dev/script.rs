@@ -2,9 +2,11 @@
 //! note beside it, the animation step of scripted shots, and the end of the run (the frame
 //! rates written to `fps.txt`, or a loud failure when a picture never came).
 
+use crate::board::{BEAM_HEIGHT, BoardOnScreen, square_center};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
-use khet_engine::Move;
+use khet_engine::{Move, Square};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -23,6 +25,8 @@ pub struct Autoplay {
     /// Of the lit Pharaoh's two pictures, how many are taken.
     pub(super) pharaoh_shots: u8,
     pub saved: Vec<PathBuf>,
+    /// A value a later step compares with (the running clock at its first picture).
+    pub mark: Option<std::time::Duration>,
 }
 
 impl Autoplay {
@@ -39,12 +43,38 @@ impl Autoplay {
             plan: None,
             pharaoh_shots: 0,
             saved: Vec::new(),
+            mark: None,
         }
     }
 }
 
 /// The animation step of the scripted shots.
 pub const STEP: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Where each square is on screen, for a picture's note.
+#[derive(SystemParam)]
+pub struct BoardNote<'w, 's> {
+    camera: BoardOnScreen<'w, 's>,
+    windows: Query<'w, 's, &'static Window>,
+}
+
+impl BoardNote<'_, '_> {
+    /// One line a square, in physical window pixels: `square` at the beam's height (where
+    /// pieces and beams are seen) and `tile` on the board's surface.
+    pub fn note(&self) -> String {
+        let scale = self.windows.iter().next().map_or(1.0, Window::scale_factor);
+        let mut text = String::new();
+        for sq in Square::ALL {
+            for (label, y) in [("square", BEAM_HEIGHT), ("tile", 0.0)] {
+                if let Some(p) = self.camera.to_window(square_center(sq) + Vec3::Y * y) {
+                    let p = p * scale;
+                    text += &format!("{label} {sq} {:.1} {:.1}\n", p.x, p.y);
+                }
+            }
+        }
+        text
+    }
+}
 
 pub fn shoot(auto: &mut Autoplay, name: &str, note: String, commands: &mut Commands) {
     let png = auto.dir.join(format!("{name}.png"));

@@ -1,16 +1,18 @@
 //! The second half of the scripted run: after the game, a tour of the other screens, each
 //! saved as a screenshot with a note beside it: the replay with the engine's analysis, the
 //! saved games (with a damaged file among them), the settings, a game with clocks, and the
-//! laser preview.
+//! laser preview. Each picture's note says where the squares are on screen.
 
-use super::script::{Autoplay, shoot};
+use super::script::{Autoplay, BoardNote, shoot};
 use crate::replay::{Analysis, Step};
 use crate::screen::Screen;
 use crate::setups::SetupLibrary;
+use crate::table::clock::Clocks;
 use crate::table::laser_preview::{Aim, LaserPreview};
 use crate::table::selection::SquareClicked;
 use crate::table::{Match, MoveRequested, NewGameRequested, NewGameSpec, Phase, Show, Watch};
 use bevy::prelude::*;
+use bevy::window::{CursorMoved, WindowEvent};
 use khet_engine::Move;
 use khet_engine::{Player, TimeControl};
 
@@ -34,6 +36,8 @@ pub fn tour(
     ),
     mut aim: ResMut<Aim>,
     preview: Res<LaserPreview>,
+    (clocks, board): (Option<Res<Clocks>>, BoardNote),
+    (windows, mut window_events): (Query<Entity, With<Window>>, MessageWriter<WindowEvent>),
     mut commands: Commands,
 ) {
     let Some(m) = m else { return };
@@ -81,7 +85,7 @@ pub fn tour(
         }
         11 => {
             let note = std::fs::read_to_string(auto.dir.join("05-replay.note")).unwrap_or_default();
-            shoot(&mut auto, "05-replay", note, &mut commands);
+            shoot(&mut auto, "05-replay", note + &board.note(), &mut commands);
             go.set(Screen::Open);
             auto.step = 12;
             auto.wait = 6;
@@ -89,13 +93,13 @@ pub fn tour(
         12 => {
             let damaged = games.0.iter().filter(|e| e.game.is_err()).count();
             let note = format!("games {} damaged {damaged}\n", games.0.len());
-            shoot(&mut auto, "06-open", note, &mut commands);
+            shoot(&mut auto, "06-open", note + &board.note(), &mut commands);
             go.set(Screen::Settings);
             auto.step = 13;
             auto.wait = 6;
         }
         13 => {
-            shoot(&mut auto, "07-settings", String::new(), &mut commands);
+            shoot(&mut auto, "07-settings", board.note(), &mut commands);
             let mut spec = NewGameSpec::casual(
                 library.classic(),
                 [Player::Person, Player::Computer(khet_engine::Level::Casual)],
@@ -117,11 +121,22 @@ pub fn tour(
             auto.wait = 5;
         }
         16 => {
-            shoot(&mut auto, "08-clock", String::new(), &mut commands);
+            shoot(&mut auto, "08-clock", board.note(), &mut commands);
+            auto.mark = clocks.map(|c| c.left(m.game.side_to_move()));
             auto.step = 17;
         }
         17 => {
-            // The laser preview: a piece picked up and a destination pointed at.
+            // The running clock a second and more later: its face shows another time.
+            let now = clocks.map(|c| c.left(m.game.side_to_move()));
+            if let (Some(then), Some(now)) = (auto.mark, now)
+                && then.saturating_sub(now) >= std::time::Duration::from_millis(1200)
+            {
+                shoot(&mut auto, "08b-clock-later", board.note(), &mut commands);
+                auto.step = 18;
+            }
+        }
+        18 => {
+            // The laser preview: a piece picked up, first without a destination pointed at.
             let step = m
                 .game
                 .legal_moves()
@@ -129,20 +144,47 @@ pub fn tour(
                 .find(|mv| matches!(mv, Move::Step { .. }));
             if let Some(mv) = step {
                 clicks.write(SquareClicked(mv.from()));
-                aim.square = Some(mv.to());
+                auto.plan = Some((mv, mv));
             }
-            auto.step = 18;
+            // The pointer leaves the board for the side panel, so that it aims at nothing.
+            if let Some(window) = windows.iter().next() {
+                window_events.write(WindowEvent::CursorMoved(CursorMoved {
+                    window,
+                    position: Vec2::new(96.0, 190.0),
+                    delta: None,
+                }));
+            }
+            auto.step = 19;
             auto.wait = 6;
         }
-        18 => {
+        19 => {
+            shoot(&mut auto, "09a-no-aim", board.note(), &mut commands);
+            auto.step = 20;
+            auto.wait = 2;
+        }
+        20 => {
+            // Aimed only once the picture without the preview is taken.
+            aim.square = auto.plan.map(|(mv, _)| mv.to());
+            auto.step = 21;
+            auto.wait = 6;
+        }
+        21 => {
             let note = match &preview.0 {
-                Some((mv, shot)) => format!("preview {mv} hits {}\n", shot.hits.len()),
+                Some((mv, shot)) => {
+                    let path: Vec<String> =
+                        shot.squares().iter().map(ToString::to_string).collect();
+                    format!(
+                        "preview {mv} hits {}\npath {}\n",
+                        shot.hits.len(),
+                        path.join(" ")
+                    )
+                }
                 None => "preview none\n".into(),
             };
-            shoot(&mut auto, "09-preview", note, &mut commands);
-            auto.step = 19;
+            shoot(&mut auto, "09-preview", note + &board.note(), &mut commands);
+            auto.step = 22;
         }
-        // 19 and on: crate::dev::learn.
+        // 22 and on: crate::dev::learn.
         _ => {}
     }
 }

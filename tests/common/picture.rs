@@ -48,6 +48,36 @@ impl Image {
             .count()
     }
 
+    /// How many pixels within `r` of a point differ from `before`'s at the same place by more
+    /// than `by` in some channel (the two pictures taken from the same view).
+    pub fn changed_near(&self, before: &Image, (x, y): (f32, f32), r: i64, by: u8) -> usize {
+        let (x, y) = (x.round() as i64, y.round() as i64);
+        (-r..=r)
+            .flat_map(|dy| (-r..=r).map(move |dx| (x + dx, y + dy)))
+            .filter(|&(x, y)| self.differs(before, x, y, by))
+            .count()
+    }
+
+    /// Whether the pixel at (x, y) differs from `before`'s by more than `by` in some channel.
+    pub fn differs(&self, before: &Image, x: i64, y: i64, by: u8) -> bool {
+        match (self.at(x, y), before.at(x, y)) {
+            (Some(a), Some(b)) => (0..3).any(|i| a[i].abs_diff(b[i]) > by),
+            _ => false,
+        }
+    }
+
+    /// The pixels of a rectangle that pass `test`, given the pixel and its place.
+    pub fn count_in(
+        &self,
+        xs: std::ops::Range<i64>,
+        ys: std::ops::Range<i64>,
+        test: impl Fn(i64, i64, [u8; 3]) -> bool,
+    ) -> usize {
+        ys.flat_map(|y| xs.clone().map(move |x| (x, y)))
+            .filter(|&(x, y)| self.at(x, y).is_some_and(|p| test(x, y, p)))
+            .count()
+    }
+
     /// Whether some pixel within `r` of (x, y) passes `test`.
     pub fn any_near(&self, (x, y): (f32, f32), r: i64, test: impl Fn([u8; 3]) -> bool) -> bool {
         let (x, y) = (x.round() as i64, y.round() as i64);
