@@ -616,10 +616,21 @@ mod tests {
             ..in_one()
         };
         assert!(fault(illegal, &mut s).contains("solution move 1"));
+        // A win in one lights the Pharaoh with its first move: it is rated 1, not 2.
+        let overrated = Puzzle {
+            difficulty: 2,
+            ..in_one()
+        };
+        let reason = fault(overrated, &mut s);
+        assert!(
+            reason.contains("difficulty is 2") && reason.ends_with("it is 1"),
+            "{reason}"
+        );
         // In 2 it is won in 1: refused as too slow a claim.
         let slow = Puzzle {
             moves: 2,
             solution: vec!["e1f1".into(), "a8+".into(), "j5+".into()],
+            difficulty: 3,
             ..in_one()
         };
         let reason = fault(slow, &mut s);
