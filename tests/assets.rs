@@ -98,7 +98,8 @@ fn drain_news(app: &mut App) -> Vec<String> {
 /// Updates until the model file is decided, collecting the news.
 fn settle(app: &mut App) -> Vec<String> {
     let mut news = Vec::new();
-    for _ in 0..600 {
+    // At most a minute: a loaded machine may be slow to read and decode the file.
+    for _ in 0..12_000 {
         app.update();
         news.extend(drain_news(app));
         if !matches!(
@@ -192,7 +193,7 @@ fn the_models_and_sounds_come_from_the_program_itself() {
             .resource::<Assets<khet::sound::SoundClip>>()
             .len()
     };
-    for _ in 0..1000 {
+    for _ in 0..12_000 {
         if clips(&app) == Sfx::ALL.len() {
             break;
         }
@@ -281,8 +282,9 @@ fn a_broken_sound_is_reported_and_left_out() {
     std::fs::remove_file(dir.join(Sfx::Click.path())).unwrap();
     let mut app = app(&dir);
     let mut news = settle(&mut app);
-    // The sounds load on the asset server's own threads: wait for both reports (at most 5 s).
-    for _ in 0..1000 {
+    // The sounds load on the asset server's own threads: wait for both reports (at most a
+    // minute).
+    for _ in 0..12_000 {
         if [Sfx::Ping, Sfx::Click]
             .iter()
             .all(|s| news.iter().any(|n| n.contains(s.path())))

@@ -342,9 +342,10 @@ fn the_setup_list_shows_broken_files_with_their_error() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Updates until `done` holds (the computer thinks on a background thread), at most ~20 s.
+/// Updates until `done` holds (the computer thinks on a background thread), at most a minute
+/// (a loaded machine).
 fn update_until(app: &mut App, done: impl Fn(&App) -> bool) -> bool {
-    for _ in 0..4000 {
+    for _ in 0..12_000 {
         if done(app) {
             return true;
         }

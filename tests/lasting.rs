@@ -278,7 +278,7 @@ fn take_backs_restore_the_exact_earlier_game() {
     let start = *game(&a).game.position();
     let mv = start.parse_move("h2h3").unwrap();
     send(&mut a, MoveRequested(mv));
-    for _ in 0..2000 {
+    for _ in 0..12_000 {
         if game(&a).game.turns().len() == 2 && a.world().resource::<Show>().is_idle() {
             break;
         }

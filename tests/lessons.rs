@@ -31,7 +31,8 @@ fn play(app: &mut App, text: &str) {
 
 /// Updates until the defender has answered (its search runs on the async pool).
 fn await_answer(app: &mut App) {
-    for _ in 0..2000 {
+    // At most a minute, for a loaded machine.
+    for _ in 0..12_000 {
         if verdict(app) != Verdict::Answering {
             app.update();
             app.update();
