@@ -77,8 +77,6 @@ struct Options {
 struct Running {
     handle: JoinHandle<Searcher>,
     stop: Arc<AtomicBool>,
-    /// Whether the search ends by itself (a depth, time, node or mate limit).
-    finite: bool,
 }
 
 /// The protocol's state between lines.
@@ -92,7 +90,8 @@ struct Session<W: Write> {
     seed: u64,
 }
 
-/// Runs the protocol until `quit`, the end of the input, or the output closing. `rules` are the
+/// Runs the protocol until `quit` or the end of the input (which stop any search, after its
+/// `bestmove`), or the output closing. `rules` are the
 /// rule options until `setoption name Rules` changes them.
 pub fn run<R: BufRead, W: Write + Send + 'static>(mut input: R, output: W, rules: Rules) {
     let mut session = Session {
@@ -119,15 +118,10 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(mut input: R, output: W, rules
         buf.clear();
         let read = std::io::Read::take(&mut input, MAX_LINE as u64 + 1).read_until(b'\n', &mut buf);
         match read {
-            Ok(0) | Err(_) => {
-                // The input ended (a script piped in): let a bounded search finish and answer.
-                if let Some(r) = session.running.take_if(|r| r.finite)
-                    && let Ok(s) = r.handle.join()
-                {
-                    session.searcher = Some(s);
-                }
-                break;
-            }
+            // The end of the input is `quit`, as UCI engines take it: a running search, even
+            // `go infinite` or a deep `go depth`, stops, answers its best move and the engine
+            // exits (a GUI that closed the pipe must not leave it searching for ever).
+            Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
         number += 1;
@@ -349,16 +343,7 @@ impl<W: Write + Send + 'static> Session<W> {
             ));
             searcher
         });
-        let finite = limits.depth.is_some()
-            || limits.time.is_some()
-            || limits.nodes.is_some()
-            || limits.mate.is_some()
-            || level.is_some();
-        self.running = Some(Running {
-            handle,
-            stop,
-            finite,
-        });
+        self.running = Some(Running { handle, stop });
     }
 
     /// Stops a running search (it still answers `bestmove`) and takes its searcher back.

@@ -17,7 +17,8 @@ const KILL_IN_ONE: &str = "x34k3P4/////2p17//4K4X1 0";
 
 struct Engine {
     child: Child,
-    stdin: ChildStdin,
+    /// `None` once the test closed the engine's input.
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
 }
 
@@ -42,19 +43,23 @@ impl Engine {
         });
         Engine {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
         }
     }
 
+    fn input(&mut self) -> &mut ChildStdin {
+        self.stdin.as_mut().expect("the input is open")
+    }
+
     fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
+        writeln!(self.input(), "{line}").unwrap();
+        self.input().flush().unwrap();
     }
 
     fn send_bytes(&mut self, bytes: &[u8]) {
-        self.stdin.write_all(bytes).unwrap();
-        self.stdin.flush().unwrap();
+        self.input().write_all(bytes).unwrap();
+        self.input().flush().unwrap();
     }
 
     /// Every line up to and including the first that starts with `prefix`.
@@ -84,7 +89,9 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
+        if let Some(mut stdin) = self.stdin.take() {
+            let _ = writeln!(stdin, "quit");
+        }
         let _ = self.child.wait();
     }
 }
@@ -285,4 +292,29 @@ fn go_infinite_runs_until_stop() {
     e.send("stop");
     let (best, _) = e.best();
     assert_ne!(best, "none");
+}
+
+#[test]
+fn the_end_of_input_stops_any_search_and_exits() {
+    // A search that would run for hours, then the input closes: the engine answers its best
+    // move so far and exits, as after `quit`.
+    for go in ["go depth 1000", "go infinite"] {
+        let mut e = Engine::start(&[]);
+        e.send("position classic");
+        e.send(go);
+        e.send("isready");
+        e.until("readyok");
+        e.stdin = None;
+        let (best, _) = e.best();
+        assert_ne!(best, "none", "{go}");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let status = loop {
+            if let Some(status) = e.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "{go}: still running");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(status.success(), "{go}: {status}");
+    }
 }
