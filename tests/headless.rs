@@ -810,3 +810,25 @@ fn the_editors_keys_turn_remove_undo_redo_and_drop_the_brush() {
     press(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyY]);
     assert_eq!(editor(&app).board.piece_at(sq("d4")), None);
 }
+
+#[test]
+fn the_computer_thinks_on_the_threads_the_settings_allow() {
+    for setting in [0, 1, 2] {
+        let mut app = headless(0.0);
+        app.world_mut().resource_mut::<Settings>().computer_threads = setting;
+        start(
+            &mut app,
+            [Player::Computer(khet_engine::Level::Master), Player::Person],
+        );
+        assert!(update_until(&mut app, |a| a
+            .world()
+            .get_resource::<khet::table::ai::Thinking>()
+            .is_some()));
+        let threads = app.world().resource::<khet::table::ai::Thinking>().threads;
+        let cores = khet::settings::cores();
+        assert_eq!(threads, khet::settings::threads_for(setting, cores));
+        assert!((1..=cores).contains(&threads), "{threads} of {cores}");
+        // It plays its move.
+        assert!(update_until(&mut app, |a| game(a).game.turns().len() == 1));
+    }
+}

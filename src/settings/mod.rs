@@ -68,6 +68,8 @@ pub struct Settings {
     pub online_name: String,
     /// The server of online play (`ws://host:port`).
     pub online_server: String,
+    /// The most threads the computer searches with; 0 is Auto (see [`Settings::search_threads`]).
+    pub computer_threads: usize,
 }
 
 impl Default for Settings {
@@ -90,7 +92,32 @@ impl Default for Settings {
             camera_shake: true,
             online_name: String::new(),
             online_server: format!("ws://127.0.0.1:{}", khet_protocol::DEFAULT_PORT),
+            computer_threads: 0,
         }
+    }
+}
+
+/// The cores of this machine, as the system reports them (1 when it cannot say).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// The threads the computer searches with, given `cores` and the setting: Auto leaves one core
+/// to the window (the game's own loop, the render thread and the sound, which must keep the
+/// spinner and the clocks moving while the computer thinks) and takes the rest; a set limit is
+/// kept to the cores there are.
+pub fn threads_for(setting: usize, cores: usize) -> usize {
+    let cores = cores.max(1);
+    match setting {
+        0 => (cores - 1).max(1),
+        n => n.min(cores),
+    }
+}
+
+impl Settings {
+    /// The threads the computer searches with on this machine.
+    pub fn search_threads(&self) -> usize {
+        threads_for(self.computer_threads, cores())
     }
 }
 
@@ -288,5 +315,20 @@ mod tests {
         // Out-of-range numbers are brought into range, not trusted.
         let s = read(b"(speed: 1e9, camera_distance: -4.0)").unwrap();
         assert_eq!((s.speed, s.camera_distance), (3.0, 6.0));
+    }
+}
+
+#[cfg(test)]
+mod thread_tests {
+    use super::threads_for;
+
+    #[test]
+    fn auto_leaves_the_window_a_core_and_a_limit_keeps_to_the_cores() {
+        assert_eq!(threads_for(0, 1), 1);
+        assert_eq!(threads_for(0, 2), 1);
+        assert_eq!(threads_for(0, 8), 7);
+        assert_eq!(threads_for(3, 8), 3);
+        assert_eq!(threads_for(16, 8), 8);
+        assert_eq!(threads_for(0, 0), 1);
     }
 }

@@ -74,6 +74,26 @@ fn panel(
             "The camera shakes when the laser strikes",
         );
         ui.separator();
+        let cores = crate::settings::cores();
+        let auto = crate::settings::threads_for(0, cores);
+        ui.horizontal(|ui| {
+            ui.label("The computer thinks on");
+            egui::ComboBox::from_id_salt("computer threads")
+                .selected_text(match s.computer_threads {
+                    0 => format!("Auto ({auto})"),
+                    n => n.to_string(),
+                })
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut s.computer_threads, 0, format!("Auto ({auto})"));
+                    for n in 1..=cores {
+                        ui.selectable_value(&mut s.computer_threads, n, n.to_string());
+                    }
+                });
+            ui.label(format!("of {cores} cores"));
+        })
+        .response
+        .on_hover_text("Auto leaves one core to the window and gives the computer the rest; fewer keeps the machine free for other work");
+        ui.separator();
         ui.label("Sound");
         ui.horizontal(|ui| {
             ui.add_enabled(

@@ -51,6 +51,8 @@ pub struct Thinking {
     pub since: f32,
     /// The time the search was given: the level's, or less when the clock says so.
     pub budget: Duration,
+    /// The threads it searches with.
+    pub threads: usize,
 }
 
 /// The hint last given, shown until the position changes.
@@ -170,6 +172,7 @@ fn start_thinking(
     mut news: MessageWriter<News>,
     time: Res<Time>,
     waker: Res<crate::frames::Waker>,
+    settings: Res<crate::settings::Settings>,
     mut commands: Commands,
 ) {
     let want_hint = hints.read().last().is_some();
@@ -189,7 +192,11 @@ fn start_thinking(
         }
         (_, None) => budget(level),
     };
-    let searcher = Searcher::new(1 << 18);
+    let mut searcher = Searcher::new(1 << 18);
+    // Master and Strong search on the threads the settings allow; the lower levels' fixed-depth
+    // scoring is one thread's.
+    searcher.threads = settings.search_threads();
+    let threads = searcher.threads;
     // Taken before the searcher moves into the task: setting it ends the search at once.
     let stop = searcher.stop_flag();
     let seed = game.turns().len() as u64 * 0x9E37_79B9 + 17;
@@ -209,6 +216,7 @@ fn start_thinking(
         purpose,
         since: time.elapsed_secs(),
         budget,
+        threads,
     });
 }
 

@@ -71,18 +71,25 @@ pub fn bench(depth: u32, out: &mut Out<impl Write>) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The depth and speed of the search in `ms` milliseconds from each Khet 2.0 setup.
-pub fn bench_search(ms: u64, out: &mut Out<impl Write>) -> Result<(), Failure> {
+/// The depth and speed of the search in `ms` milliseconds from each Khet 2.0 setup, with the
+/// time each depth was completed at.
+pub fn bench_search(ms: u64, threads: usize, out: &mut Out<impl Write>) -> Result<(), Failure> {
     for name in ["classic", "imhotep", "dynasty"] {
         let p = builtin(name)?;
-        let r = Searcher::default().search(&p, Limits::time(Duration::from_millis(ms)), |_| {});
+        let mut searcher = Searcher::default();
+        searcher.threads = threads;
+        let mut reached = Vec::new();
+        let r = searcher.search(&p, Limits::time(Duration::from_millis(ms)), |r| {
+            reached.push(format!("{} {:.2} s", r.depth, r.elapsed.as_secs_f64()));
+        });
         out.now(format_args!(
-            "{name}: depth {} in {:.2} s, {} nodes, {:.0} k nodes/s, best {}",
+            "{name}: {threads} thread(s), depth {} in {:.2} s, {} nodes, {:.0} k nodes/s, best {} (depths: {})",
             r.depth,
             r.elapsed.as_secs_f64(),
             r.nodes,
             r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9) / 1e3,
-            r.best.map_or("none".into(), |m| m.to_string())
+            r.best.map_or("none".into(), |m| m.to_string()),
+            reached.join(", ")
         ))?;
     }
     Ok(())

@@ -89,6 +89,7 @@ pub fn search(
     o: &Start,
     depth: Option<u32>,
     movetime: Option<u64>,
+    threads: usize,
     out: &mut Out<impl Write>,
 ) -> Result<(), Failure> {
     let p = start_position(o)?;
@@ -98,7 +99,9 @@ pub fn search(
         ..Limits::default()
     };
     let mut written = Ok(());
-    let r = Searcher::default().search(&p, limits, |r| {
+    let mut searcher = Searcher::default();
+    searcher.threads = threads;
+    let r = searcher.search(&p, limits, |r| {
         if written.is_ok() {
             written = out.now(format_args!("{r}"));
         }

@@ -94,6 +94,9 @@ enum Command {
         /// Milliseconds
         #[arg(long)]
         movetime: Option<u64>,
+        /// Threads searching at once (Lazy SMP)
+        #[arg(long, default_value_t = 1, value_parser = threads)]
+        threads: usize,
         #[command(flatten)]
         start: Start,
     },
@@ -108,12 +111,18 @@ enum Command {
         /// Milliseconds per setup
         #[arg(long, default_value_t = 5000)]
         movetime: u64,
+        /// Threads searching at once (Lazy SMP)
+        #[arg(long, default_value_t = 1, value_parser = threads)]
+        threads: usize,
     },
     /// Speak the UCI-like protocol on standard input and output
     Uci {
         /// Rule options until `setoption name Rules` says otherwise
         #[arg(long, default_value = "")]
         rules: Rules,
+        /// Threads until `setoption name Threads` says otherwise
+        #[arg(long, default_value_t = 1, value_parser = threads)]
+        threads: usize,
     },
     /// Play two contenders against each other from the three setups, both colours
     Match {
@@ -227,6 +236,20 @@ enum PuzzleAction {
     },
 }
 
+/// A thread count: 1 to the search's most.
+fn threads(text: &str) -> Result<usize, String> {
+    text.parse()
+        .ok()
+        .filter(|n| (1..=khet_engine::search::MAX_THREADS).contains(n))
+        .ok_or_else(|| {
+            format!(
+                "threads are 1 to {}, not '{}'",
+                khet_engine::search::MAX_THREADS,
+                khet_engine::text::quote(text)
+            )
+        })
+}
+
 fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failure> {
     match command {
         Command::Perft { depth, start } => commands::perft(&start, depth, out),
@@ -236,12 +259,13 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
         Command::Search {
             depth,
             movetime,
+            threads,
             start,
-        } => commands::search(&start, depth, movetime, out),
+        } => commands::search(&start, depth, movetime, threads, out),
         Command::Bench { depth } => bench::bench(depth, out),
-        Command::BenchSearch { movetime } => bench::bench_search(movetime, out),
-        Command::Uci { rules } => {
-            protocol::run(std::io::stdin().lock(), std::io::stdout(), rules);
+        Command::BenchSearch { movetime, threads } => bench::bench_search(movetime, threads, out),
+        Command::Uci { rules, threads } => {
+            protocol::run(std::io::stdin().lock(), std::io::stdout(), rules, threads);
             Ok(())
         }
         Command::Match {

@@ -7,6 +7,7 @@
 //! setoption name Level value master|strong|casual|beginner
 //! setoption name Rules value strict-swap,no-moves-draw   (any rule options, comma-separated)
 //! setoption name Hash value MB          (transposition table, 1-4096)
+//! setoption name Threads value N        (threads searching at once, 1-256; Lazy SMP)
 //! setoption name Contempt value CP      (what a repetition draw costs the engine, centipawns)
 //! position standard|classic|imhotep|dynasty|khet1/…|<position string> [moves] m1 m2 …
 //! go [depth N] [movetime MS] [nodes N] [mate N] [wtime MS btime MS winc MS binc MS
@@ -20,7 +21,7 @@
 //! expects. A malformed or non-UTF-8 line gets `info string error: …` and the loop goes on.
 //! The engine knows the game's moves, so it avoids repeating a position when it is ahead.
 
-use khet_engine::search::DEFAULT_CONTEMPT;
+use khet_engine::search::{DEFAULT_CONTEMPT, MAX_THREADS};
 use khet_engine::text::quote;
 use khet_engine::{Clock, Color, Game, Level, Limits, Rules, Searcher, Setup};
 use std::io::{BufRead, Write};
@@ -72,6 +73,7 @@ struct Options {
     rules: Rules,
     hash_mb: usize,
     contempt: i32,
+    threads: usize,
 }
 
 struct Running {
@@ -93,7 +95,12 @@ struct Session<W: Write> {
 /// Runs the protocol until `quit` or the end of the input (which stop any search, after its
 /// `bestmove`), or the output closing. `rules` are the
 /// rule options until `setoption name Rules` changes them.
-pub fn run<R: BufRead, W: Write + Send + 'static>(mut input: R, output: W, rules: Rules) {
+pub fn run<R: BufRead, W: Write + Send + 'static>(
+    mut input: R,
+    output: W,
+    rules: Rules,
+    threads: usize,
+) {
     let mut session = Session {
         say: Say {
             out: Arc::new(Mutex::new(output)),
@@ -104,6 +111,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(mut input: R, output: W, rules
             rules,
             hash_mb: DEFAULT_HASH_MB,
             contempt: DEFAULT_CONTEMPT,
+            threads,
         },
         searcher: None,
         running: None,
@@ -227,6 +235,10 @@ impl<W: Write + Send + 'static> Session<W> {
                 "option name Contempt type spin default {} min -1000 max 1000",
                 self.options.contempt
             ),
+            format!(
+                "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+                self.options.threads
+            ),
             "uciok".to_string(),
         ] {
             self.say.line(&line);
@@ -235,7 +247,7 @@ impl<W: Write + Send + 'static> Session<W> {
 
     /// `setoption name N value V` (names in any case; a name may be several words).
     fn set_option(&mut self, args: &[&str]) -> Result<(), String> {
-        let usage = "setoption name <Level|Rules|Hash|Contempt> value <value>";
+        let usage = "setoption name <Level|Rules|Hash|Contempt|Threads> value <value>";
         let (Some(&"name"), Some(at)) = (args.first(), args.iter().position(|w| *w == "value"))
         else {
             return Err(format!("expected '{usage}'"));
@@ -280,6 +292,15 @@ impl<W: Write + Send + 'static> Session<W> {
                         )
                     })?;
             }
+            "threads" => {
+                self.options.threads = value
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=MAX_THREADS).contains(n))
+                    .ok_or_else(|| {
+                        format!("Threads takes 1 to {MAX_THREADS}, not '{}'", quote(&value))
+                    })?;
+            }
             other => return Err(format!("unknown option '{}' ({usage})", quote(other))),
         }
         Ok(())
@@ -312,6 +333,7 @@ impl<W: Write + Send + 'static> Session<W> {
             .take()
             .unwrap_or_else(|| Searcher::with_hash_mb(self.options.hash_mb));
         searcher.contempt = self.options.contempt;
+        searcher.threads = self.options.threads;
         let stop = searcher.stop_flag();
         stop.store(false, Ordering::Relaxed);
         let say = self.say.clone();

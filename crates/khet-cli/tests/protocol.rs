@@ -318,3 +318,33 @@ fn the_end_of_input_stops_any_search_and_exits() {
         assert!(status.success(), "{go}: {status}");
     }
 }
+
+#[test]
+fn threads_are_an_option_and_a_flag() {
+    let mut e = Engine::start(&["--threads", "2"]);
+    e.send("uci");
+    let lines = e.until("uciok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name Threads type spin default 2 min 1 max 256"),
+        "{lines:?}"
+    );
+    e.send("position classic");
+    e.send("go depth 4");
+    let (best, lines) = e.best();
+    assert_ne!(best, "none");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 4 ")),
+        "{lines:?}"
+    );
+    e.send("setoption name Threads value 0");
+    e.send("setoption name Threads value lots");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert_eq!(errors(&lines), 2, "{lines:?}");
+    e.send("setoption name Threads value 3");
+    e.send("go movetime 200");
+    let (best, _) = e.best();
+    assert_ne!(best, "none");
+}

@@ -75,6 +75,7 @@ pub mod square;
 pub mod terms;
 pub mod text;
 pub mod time;
+mod tt;
 mod zobrist;
 
 pub use game::{DrawReason, Game, GameError, GameResult, Turn, WinReason};

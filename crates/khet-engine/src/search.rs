@@ -15,17 +15,26 @@
 //! Time: a hard limit ([`Limits::time`]) stops the search where it is and still uses what the
 //! unfinished iteration proved (a root move searched in full that beat the previous best), so the
 //! whole budget counts; a soft limit ([`Limits::soft`]) only stops new iterations from starting.
+//!
+//! Threads ([`Searcher::threads`]): Lazy SMP. Helper threads search the same root, every other
+//! one starting a ply deeper, on the one transposition table (lock-free, see `tt`); what they
+//! store orders this thread's moves and cuts its tree off, so it reaches a depth sooner. This
+//! thread's iterations, limits and result are the search's; the node limit counts its nodes
+//! alone, the reported nodes everyone's. One thread is the plain search, exactly.
 
 use crate::eval::{WIN, Weights, evaluate_with};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::piece::Color;
 use crate::position::Position;
+use crate::tt::{EXACT, Entry, LOWER, SLOT_BYTES, Table, UPPER};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 const MAX_PLY: usize = 64;
+/// The most threads a search runs.
+pub const MAX_THREADS: usize = 256;
 const INF: i32 = WIN + 1000;
 
 /// What limits a search. Without any limit it runs until stopped.
@@ -143,24 +152,10 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    mv: Option<Move>,
-    score: i32,
-    depth: i8,
-    bound: u8,
-    /// The search that stored it (see [`Searcher::age`]).
-    age: u8,
-}
-
-const EXACT: u8 = 0;
-const LOWER: u8 = 1;
-const UPPER: u8 = 2;
-
 /// A search engine with its tables; keep one per player so the tables carry over between moves.
 pub struct Searcher {
-    tt: Vec<Entry>,
+    /// Shared with the helper threads of a parallel search.
+    tt: Arc<Table>,
     killers: [[Option<Move>; 2]; MAX_PLY],
     history: Vec<i32>,
     stop: Arc<AtomicBool>,
@@ -189,6 +184,12 @@ pub struct Searcher {
     pub contempt: i32,
     /// Whether repetitions score as draws (off: the search of earlier versions, for matches).
     pub repetitions: bool,
+    /// Threads searching at once, 1 (the default) to [`MAX_THREADS`]: see the module docs.
+    pub threads: usize,
+    /// Nodes the helper threads of the running search have counted so far.
+    helper_nodes: Arc<AtomicU64>,
+    /// A helper thread (it adds its nodes to `helper_nodes`).
+    helper: bool,
 }
 
 /// The contempt by default: a fifth of a Pyramid.
@@ -215,7 +216,7 @@ impl Searcher {
     pub fn new(entries: usize) -> Searcher {
         let n = entries.next_power_of_two().max(1024);
         Searcher {
-            tt: vec![Entry::default(); n],
+            tt: Arc::new(Table::new(n)),
             killers: [[None; 2]; MAX_PLY],
             history: vec![0; 80 * 80 * 5],
             stop: Arc::new(AtomicBool::new(false)),
@@ -232,19 +233,22 @@ impl Searcher {
             weights: Weights::default(),
             contempt: DEFAULT_CONTEMPT,
             repetitions: true,
+            threads: 1,
+            helper_nodes: Arc::new(AtomicU64::new(0)),
+            helper: false,
         }
     }
 
     /// A searcher whose transposition table takes about `mb` mebibytes (at least 1).
     pub fn with_hash_mb(mb: usize) -> Searcher {
-        let entries = mb.clamp(1, 1 << 16) * (1 << 20) / std::mem::size_of::<Entry>();
+        let entries = mb.clamp(1, 1 << 16) * (1 << 20) / SLOT_BYTES;
         // `new` rounds up; round down instead so the table stays within the size asked.
         Searcher::new(entries.next_power_of_two() / 2)
     }
 
     /// The transposition table's size in bytes.
     pub fn hash_bytes(&self) -> usize {
-        self.tt.len() * std::mem::size_of::<Entry>()
+        self.tt.len() * SLOT_BYTES
     }
 
     /// The flag that stops a running search at once (it still returns its best move so far).
@@ -254,7 +258,7 @@ impl Searcher {
 
     /// Forget everything learned (a new game).
     pub fn clear(&mut self) {
-        self.tt.iter_mut().for_each(|e| *e = Entry::default());
+        self.tt.clear();
         self.killers = [[None; 2]; MAX_PLY];
         self.history.iter_mut().for_each(|h| *h = 0);
     }
@@ -264,6 +268,9 @@ impl Searcher {
             return true;
         }
         if self.nodes & 1023 == 0 {
+            if self.helper {
+                self.helper_nodes.fetch_add(1024, Ordering::Relaxed);
+            }
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
             let many = self.node_limit.is_some_and(|n| self.nodes >= n);
             if late || many || self.stop.load(Ordering::Relaxed) {
@@ -326,6 +333,78 @@ impl Searcher {
         self.node_limit = limits.nodes;
         self.root_side = position.side_to_move();
         self.age = self.age.wrapping_add(1);
+        self.helper_nodes.store(0, Ordering::Relaxed);
+        if self.threads <= 1 || position.legal_moves().is_empty() {
+            return self.iterate(position, limits, start, &mut report);
+        }
+        // Lazy SMP: helpers search the same root on the shared table, every other one a ply
+        // deeper, and what they store cuts this thread's tree; this thread's result is played.
+        let stop = Arc::new(AtomicBool::new(false));
+        let helpers: Vec<Searcher> = (1..self.threads.min(MAX_THREADS))
+            .map(|_| self.helper(stop.clone()))
+            .collect();
+        std::thread::scope(|scope| {
+            for (i, mut helper) in helpers.into_iter().enumerate() {
+                let position = *position;
+                scope.spawn(move || helper.help(&position, 1 + (i as u32 + 1) % 2));
+            }
+            let result = self.iterate(position, limits, start, &mut report);
+            stop.store(true, Ordering::Relaxed);
+            result
+        })
+    }
+
+    /// A helper thread's searcher for this search: the same table, age, history and settings,
+    /// its own move-ordering tables, stopped by `stop`.
+    fn helper(&self, stop: Arc<AtomicBool>) -> Searcher {
+        Searcher {
+            tt: self.tt.clone(),
+            killers: [[None; 2]; MAX_PLY],
+            history: vec![0; 80 * 80 * 5],
+            stop,
+            nodes: 0,
+            deadline: None,
+            node_limit: None,
+            aborted: false,
+            age: self.age,
+            game_history: self.game_history.clone(),
+            path: [0; MAX_PLY],
+            root_side: self.root_side,
+            root_best: None,
+            quiescence: self.quiescence,
+            weights: self.weights,
+            contempt: self.contempt,
+            repetitions: self.repetitions,
+            threads: 1,
+            helper_nodes: self.helper_nodes.clone(),
+            helper: true,
+        }
+    }
+
+    /// A helper's search: iterations from `first` until stopped.
+    fn help(&mut self, position: &Position, first: u32) {
+        for depth in first..MAX_PLY as u32 - 4 {
+            self.root_best = None;
+            self.negamax(position, depth as i32, -INF, INF, 0);
+            if self.aborted {
+                break;
+            }
+        }
+    }
+
+    /// Nodes of this search so far, the helpers' included.
+    fn all_nodes(&self) -> u64 {
+        self.nodes + self.helper_nodes.load(Ordering::Relaxed)
+    }
+
+    /// Iterative deepening from `position` within `limits`, the search set up.
+    fn iterate(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        start: Instant,
+        report: &mut impl FnMut(&Report),
+    ) -> SearchResult {
         let moves = position.legal_moves();
         let mut result = SearchResult {
             best: moves.first().copied(),
@@ -369,12 +448,12 @@ impl Searcher {
             result.score = score;
             result.depth = depth;
             result.pv = pv;
-            result.nodes = self.nodes;
+            result.nodes = self.all_nodes();
             result.elapsed = start.elapsed();
             report(&Report {
                 depth,
                 score,
-                nodes: self.nodes,
+                nodes: result.nodes,
                 elapsed: result.elapsed,
                 pv: result.pv.clone(),
             });
@@ -385,7 +464,7 @@ impl Searcher {
                 break;
             }
         }
-        result.nodes = self.nodes;
+        result.nodes = self.all_nodes();
         result.elapsed = start.elapsed();
         result
     }
@@ -394,7 +473,7 @@ impl Searcher {
         let mut pv = Vec::new();
         let mut p = *position;
         while pv.len() < max {
-            let e = self.tt[(p.key() as usize) & (self.tt.len() - 1)];
+            let e = self.tt.read(self.tt.slot(p.key()));
             let Some(mv) = e.mv.filter(|_| e.key == p.key()) else {
                 break;
             };
@@ -470,8 +549,8 @@ impl Searcher {
             };
         }
         let key = p.key();
-        let slot = (key as usize) & (self.tt.len() - 1);
-        let entry = self.tt[slot];
+        let slot = self.tt.slot(key);
+        let entry = self.tt.read(slot);
         let hash_move = if entry.key == key { entry.mv } else { None };
         let current = entry.age == self.age || !self.repetitions;
         if entry.key == key && current && entry.depth as i32 >= depth && ply > 0 {
@@ -570,26 +649,21 @@ impl Searcher {
         best
     }
 
-    fn store(
-        &mut self,
-        slot: usize,
-        key: u64,
-        mv: Option<Move>,
-        score: i32,
-        depth: i32,
-        bound: u8,
-    ) {
+    fn store(&self, slot: usize, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: u8) {
         let age = self.age;
-        let e = &mut self.tt[slot];
+        let e = self.tt.read(slot);
         if e.key != key || e.age != age || depth as i8 >= e.depth || bound == EXACT {
-            *e = Entry {
-                key,
-                mv,
-                score,
-                depth: depth as i8,
-                bound,
-                age,
-            };
+            self.tt.write(
+                slot,
+                Entry {
+                    key,
+                    mv,
+                    score,
+                    depth: depth as i8,
+                    bound,
+                    age,
+                },
+            );
         }
     }
 

@@ -496,3 +496,48 @@ fn the_hash_option_sizes_the_table() {
         );
     }
 }
+
+/// Lazy SMP: where the answer is forced (the shipped puzzles in one and two moves, each with one
+/// winning first move), two and four threads at a fixed depth find the same move and score as
+/// one; elsewhere they complete the depth asked with a legal move. Every search shares one table
+/// between its threads (atomics only: no data race to find).
+#[test]
+fn threads_agree_with_one_thread_where_the_answer_is_forced() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/puzzles/puzzles.ron"
+    );
+    let bytes = std::fs::read(path).expect("the shipped puzzles");
+    let book = khet_engine::puzzle::PuzzleBook::from_bytes(&bytes, path).expect("they read");
+    let mut compared = 0;
+    for puzzle in book.puzzles.iter().filter(|p| p.moves <= 2) {
+        let p = puzzle.start().expect("its position");
+        let plies = 2 * puzzle.moves - 1;
+        let one = Searcher::new(1 << 16).search(&p, depth(plies), |_| {});
+        for threads in [2, 4] {
+            let mut s = Searcher::new(1 << 16);
+            s.threads = threads;
+            let many = s.search(&p, depth(plies), |_| {});
+            assert_eq!(
+                (many.best, many.score),
+                (one.best, one.score),
+                "{} with {threads} threads",
+                puzzle.name
+            );
+        }
+        assert_eq!(
+            one.best.map(|m| m.to_string()).as_deref(),
+            Some(puzzle.solution[0].as_str())
+        );
+        compared += 1;
+    }
+    assert!(compared >= 12, "{compared}");
+    for name in ["classic", "imhotep", "dynasty", "khet1/classic"] {
+        let p = setup(name).position;
+        let mut s = Searcher::new(1 << 18);
+        s.threads = 3;
+        let r = s.search(&p, depth(4), |_| {});
+        assert_eq!(r.depth, 4, "{name}");
+        assert!(p.is_legal(r.best.expect("a move")), "{name}");
+    }
+}
