@@ -126,7 +126,8 @@ enum Command {
     },
     /// Play two contenders against each other from the three setups, both colours
     Match {
-        /// A level (beginner, casual, strong, master, master-norep) or engine:COMMAND
+        /// A level (beginner, casual, strong, master, master-norep; @N for N threads) or
+        /// engine:COMMAND
         #[arg(long, default_value = "master")]
         a: matches::Contender,
         /// As --a
@@ -138,6 +139,14 @@ enum Command {
         /// Milliseconds per move
         #[arg(long, default_value_t = 100)]
         movetime: u64,
+        /// Stop when a sequential probability ratio test of ELO0 against ELO1 (logistic Elo,
+        /// alpha = beta = 0.05) decides, --games being the most played: --sprt 0,10
+        #[arg(long, allow_hyphen_values = true)]
+        sprt: Option<matches::Sprt>,
+        /// Seeded random quiet plies before the contenders play (each opening played from both
+        /// sides); 4 by default with --sprt, else 0
+        #[arg(long)]
+        opening_plies: Option<usize>,
     },
     /// Self-play: each evaluation weight at x0.5 and x1.5 against the defaults
     Tune {
@@ -273,7 +282,17 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             b,
             games,
             movetime,
-        } => matches::play_match(&a, &b, games, movetime, out),
+            sprt,
+            opening_plies,
+        } => {
+            let plan = matches::MatchPlan {
+                games,
+                movetime: std::time::Duration::from_millis(movetime),
+                opening_plies: opening_plies.unwrap_or(if sprt.is_some() { 4 } else { 0 }),
+                sprt,
+            };
+            matches::play_match(&a, &b, &plan, out)
+        }
         Command::Tune { games, depth } => matches::tune(games, depth, out),
         Command::Replay { file } => commands::replay(&file, out),
         Command::Fairness {

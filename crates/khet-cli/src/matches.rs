@@ -1,6 +1,7 @@
-//! Matches: from all three Khet 2.0 setups with both colours, at a fixed time per move, scored
-//! as wins, draws and losses with an Elo difference and its 95% error bar; and self-play tuning
-//! of the evaluation's weights.
+//! Matches: from all three Khet 2.0 setups with both colours (each opening played from both
+//! sides, optionally after seeded random plies), at a fixed time per move, scored as wins, draws
+//! and losses with an Elo difference and its 95% error bar, optionally stopped by a sequential
+//! probability ratio test; and self-play tuning of the evaluation's weights.
 
 use crate::out::{Failure, Out, say};
 use khet_engine::eval::{Weights, material};
@@ -19,6 +20,8 @@ pub enum Contender {
         level: Level,
         /// Whether its search scores repetitions as draws.
         repetitions: bool,
+        /// The threads its search runs on.
+        threads: usize,
     },
     /// A program speaking the protocol.
     Engine(String),
@@ -29,15 +32,25 @@ impl Contender {
         match self {
             Contender::Level {
                 level,
-                repetitions: true,
-            } => level.name().to_string(),
-            Contender::Level { level, .. } => format!("{level} (no repetitions)"),
+                repetitions,
+                threads,
+            } => {
+                let mut name = level.name().to_string();
+                if !repetitions {
+                    name += " (no repetitions)";
+                }
+                if *threads > 1 {
+                    name += &format!(" on {threads} threads");
+                }
+                name
+            }
             Contender::Engine(cmd) => format!("engine '{cmd}'"),
         }
     }
 }
 
-/// `master`, `master-norep` (the search blind to repetitions), `engine:COMMAND`.
+/// `master`, `master-norep` (the search blind to repetitions), `master@2` (on two threads),
+/// `engine:COMMAND`.
 impl std::str::FromStr for Contender {
     type Err = String;
     fn from_str(s: &str) -> Result<Contender, String> {
@@ -47,14 +60,34 @@ impl std::str::FromStr for Contender {
                 cmd => Ok(Contender::Engine(cmd.to_string())),
             };
         }
+        let (s, threads) = match s.split_once('@') {
+            Some((name, n)) => (
+                name,
+                n.parse()
+                    .ok()
+                    .filter(|n| (1..=khet_engine::search::MAX_THREADS).contains(n))
+                    .ok_or_else(|| {
+                        format!(
+                            "'@{}' is not a thread count (1 to {})",
+                            khet_engine::text::quote(n),
+                            khet_engine::search::MAX_THREADS
+                        )
+                    })?,
+            ),
+            None => (s, 1),
+        };
         let (name, repetitions) = match s.strip_suffix("-norep") {
             Some(name) => (name, false),
             None => (s, true),
         };
         let level = name.parse().map_err(|e: khet_engine::ParseNameError| {
-            format!("{e}; add -norep for a search blind to repetitions")
+            format!("{e}; add -norep for a search blind to repetitions, @N for N threads")
         })?;
-        Ok(Contender::Level { level, repetitions })
+        Ok(Contender::Level {
+            level,
+            repetitions,
+            threads,
+        })
     }
 }
 
@@ -181,49 +214,182 @@ struct Tally {
     results: Vec<f64>,
 }
 
-/// Plays `games` games of `a` against `b` (alternating colours, cycling the setups), one
-/// progress line a game, then the summary: W/D/L, score, Elo, and the drawn games a side led.
-pub fn play_match(
-    a: &Contender,
-    b: &Contender,
-    games: u32,
-    movetime_ms: u64,
-    out: &mut Out<impl Write>,
-) -> Result<(), Failure> {
-    let movetime = Duration::from_millis(movetime_ms);
-    let mut tally = Tally::default();
-    let mut searchers = [Searcher::new(1 << 18), Searcher::new(1 << 18)];
-    let mut engines: [Option<External>; 2] = [None, None];
-    for (i, c) in [a, b].into_iter().enumerate() {
-        match c {
-            Contender::Engine(cmd) => engines[i] = Some(External::start(cmd)?),
-            Contender::Level { repetitions, .. } => searchers[i].repetitions = *repetitions,
+/// How a match is played: the time a move, how many games at most, the random opening plies
+/// (the same for both games of a pair), and the sequential test that may end it sooner.
+pub struct MatchPlan {
+    /// Games at most (a pair's two games count two).
+    pub games: u32,
+    /// Time per move.
+    pub movetime: Duration,
+    /// Random plies played from the setup before the contenders take over.
+    pub opening_plies: usize,
+    /// A sequential probability ratio test, if one decides when to stop.
+    pub sprt: Option<Sprt>,
+}
+
+/// A sequential probability ratio test of "`a` is `elo1` stronger" against "`a` is `elo0`
+/// stronger", as fishtest and `OpenBench` judge engine changes: logistic Elo, the game pairs' mean
+/// scores as the samples (pentanomial), the normal approximation of the log-likelihood ratio.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    /// The chance of accepting `elo1` when `elo0` holds.
+    pub alpha: f64,
+    /// The chance of accepting `elo0` when `elo1` holds.
+    pub beta: f64,
+}
+
+/// What a test says so far.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Verdict {
+    /// `elo1` is accepted: the change gains.
+    H1,
+    /// `elo0` is accepted: it does not gain that much.
+    H0,
+    /// Neither bound is crossed yet.
+    Continue,
+}
+
+/// The expected score of a side `elo` stronger.
+fn expected(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+impl Sprt {
+    /// The log-likelihood ratio of `elo1` against `elo0` for the pairs' mean scores (each 0,
+    /// ¼, ½, ¾ or 1), in the normal approximation: N (s1 − s0)(2m − s0 − s1) / 2σ². Two
+    /// imaginary pairs, one at ¼ and one at ¾, join the real ones: a prior that keeps the spread
+    /// above zero when every pair so far ended alike (a sweep still decides, a few games later).
+    pub fn llr(&self, pairs: &[f64]) -> f64 {
+        if pairs.is_empty() {
+            return 0.0;
+        }
+        let samples = pairs.iter().chain(&[0.25, 0.75]);
+        let n = pairs.len() as f64 + 2.0;
+        let mean = samples.clone().sum::<f64>() / n;
+        let var = samples.map(|x| (x - mean).powi(2)).sum::<f64>() / n;
+        let (s0, s1) = (expected(self.elo0), expected(self.elo1));
+        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    }
+
+    /// The bounds: accept `elo0` below the first, `elo1` above the second.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    pub fn verdict(&self, pairs: &[f64]) -> Verdict {
+        let llr = self.llr(pairs);
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            Verdict::H1
+        } else if llr <= lower {
+            Verdict::H0
+        } else {
+            Verdict::Continue
         }
     }
-    for g in 0..games {
-        let setup = SETUPS[(g as usize / 2) % 3];
-        let start = Setup::builtin(setup).map_err(|e| e.to_string())?.position;
-        let a_color = if g % 2 == 0 {
-            Color::Silver
-        } else {
-            Color::Red
+}
+
+/// `ELO0,ELO1` or `ELO0 ELO1`.
+impl std::str::FromStr for Sprt {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Sprt, String> {
+        let parts: Vec<&str> = s.split([',', ' ']).filter(|p| !p.is_empty()).collect();
+        let [e0, e1] = parts[..] else {
+            return Err(format!(
+                "--sprt takes ELO0,ELO1 (for example 0,10), not '{}'",
+                khet_engine::text::quote(s)
+            ));
         };
-        let mut game = Game::new(start);
-        let mut rng = Rng::new(0x5EED_0000 + u64::from(g) * 7919);
-        searchers.iter_mut().for_each(Searcher::clear);
+        let num = |t: &str| {
+            t.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && v.abs() <= 2000.0)
+                .ok_or_else(|| format!("'{}' is not an Elo", khet_engine::text::quote(t)))
+        };
+        let (elo0, elo1) = (num(e0)?, num(e1)?);
+        if elo1 <= elo0 {
+            return Err(format!("--sprt needs ELO0 < ELO1, not {elo0} and {elo1}"));
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha: 0.05,
+            beta: 0.05,
+        })
+    }
+}
+
+/// The opening of pair `pair`: the setup (cycling) and `plies` seeded random moves that hit
+/// nothing, so both sides keep their pieces and the games of different pairs differ.
+fn opening(pair: u32, plies: usize) -> Result<(&'static str, Game), String> {
+    let setup = SETUPS[pair as usize % 3];
+    let start = Setup::builtin(setup).map_err(|e| e.to_string())?.position;
+    let mut game = Game::new(start);
+    let mut rng = Rng::new(0x0BE7_0000 + u64::from(pair) * 104_729);
+    while game.turns().len() < plies {
+        let quiet: Vec<_> = game
+            .legal_moves()
+            .into_iter()
+            .filter(|&mv| {
+                let mut p = *game.position();
+                let hits = p.play_unchecked(mv);
+                hits.count() == 0 && !hits.is_game_over()
+            })
+            .collect();
+        let Some(mv) = rng.pick(&quiet) else { break };
+        game.play(mv).map_err(|e| e.to_string())?;
+    }
+    Ok((setup, game))
+}
+
+/// The contenders of a match, ready to play.
+struct Players<'a> {
+    contenders: [&'a Contender; 2],
+    searchers: [Searcher; 2],
+    engines: [Option<External>; 2],
+}
+
+/// How one game ended, for `a`.
+struct Outcome {
+    score: f64,
+    text: String,
+    plies: usize,
+    /// A draw in which `a` (0) or `b` (1) was a Pyramid or more ahead, and whether it was by
+    /// repetition (0) or at the move limit (1).
+    draw_led: Option<(usize, usize)>,
+}
+
+impl Players<'_> {
+    /// Plays `game` on, `a` playing `a_color`, to its end or the move limit.
+    fn play(
+        &mut self,
+        setup: &str,
+        mut game: Game,
+        a_color: Color,
+        movetime: Duration,
+        seed: u64,
+        out: &mut Out<impl Write>,
+    ) -> Result<Outcome, Failure> {
+        let mut rng = Rng::new(seed);
+        self.searchers.iter_mut().for_each(Searcher::clear);
         let mut forfeit: Option<Color> = None;
         while !game.is_over() && game.turns().len() < MAX_PLIES && !game.can_claim_draw() {
             let mover = game.side_to_move();
             let i = usize::from(mover != a_color);
-            let contender = if i == 0 { a } else { b };
+            let contender = self.contenders[i];
             let mv = match contender {
                 Contender::Level { level, .. } => {
-                    level.choose(&mut searchers[i], &game, movetime, &mut rng)
+                    level.choose(&mut self.searchers[i], &game, movetime, &mut rng)
                 }
                 Contender::Engine(_) => {
                     let moves: Vec<String> =
                         game.turns().iter().map(|t| t.mv.to_string()).collect();
-                    let engine = engines[i].as_mut().ok_or("engine not started")?;
+                    let engine = self.engines[i].as_mut().ok_or("engine not started")?;
                     let text = engine.choose(setup, &moves, movetime)?;
                     match game.position().parse_move(&text) {
                         Ok(mv) => Some(mv),
@@ -245,52 +411,138 @@ pub fn play_match(
         if let Some(loser) = forfeit {
             let _ = game.resign(loser);
         }
+        let mut draw_led = None;
         let score = match game.result() {
-            Some(GameResult::Win { winner, .. }) if winner == a_color => {
-                tally.wins += 1;
-                1.0
-            }
-            Some(GameResult::Win { .. }) => {
-                tally.losses += 1;
-                0.0
-            }
+            Some(GameResult::Win { winner, .. }) if winner == a_color => 1.0,
+            Some(GameResult::Win { .. }) => 0.0,
             _ => {
-                tally.draws += 1;
                 let m = material(game.position());
                 let a_lead = m[a_color.index()] - m[a_color.other().index()];
                 let cause = usize::from(!game.can_claim_draw());
                 if a_lead >= LEAD {
-                    tally.draws_led[cause][0] += 1;
+                    draw_led = Some((0, cause));
                 } else if -a_lead >= LEAD {
-                    tally.draws_led[cause][1] += 1;
+                    draw_led = Some((1, cause));
                 }
                 0.5
             }
         };
-        tally.results.push(score);
-        out.now(format_args!(
-            "game {} ({setup}, {} plays {a_color}): {} after {} plies",
-            g + 1,
-            a.name(),
-            match game.result() {
+        Ok(Outcome {
+            score,
+            text: match game.result() {
                 Some(r) => r.to_string(),
                 None if game.can_claim_draw() => "draw by repetition".into(),
                 None => "draw at the move limit".into(),
             },
-            game.turns().len()
-        ))?;
+            plies: game.turns().len(),
+            draw_led,
+        })
     }
+}
+
+/// Plays `a` against `b` in pairs of games (one opening from both sides, cycling the setups),
+/// one progress line a game, until `plan.games` or the test's verdict; then the summary: W/D/L,
+/// score, Elo, the test's result, and the drawn games a side led.
+pub fn play_match(
+    a: &Contender,
+    b: &Contender,
+    plan: &MatchPlan,
+    out: &mut Out<impl Write>,
+) -> Result<(), Failure> {
+    let mut tally = Tally::default();
+    let mut players = Players {
+        contenders: [a, b],
+        searchers: [Searcher::new(1 << 18), Searcher::new(1 << 18)],
+        engines: [None, None],
+    };
+    for (i, c) in [a, b].into_iter().enumerate() {
+        match c {
+            Contender::Engine(cmd) => players.engines[i] = Some(External::start(cmd)?),
+            Contender::Level {
+                repetitions,
+                threads,
+                ..
+            } => {
+                players.searchers[i].repetitions = *repetitions;
+                players.searchers[i].threads = *threads;
+            }
+        }
+    }
+    let mut pairs: Vec<f64> = Vec::new();
+    let mut verdict = Verdict::Continue;
+    for g in 0..plan.games {
+        let pair = g / 2;
+        let (setup, game) = opening(pair, plan.opening_plies)?;
+        let a_color = if g % 2 == 0 {
+            Color::Silver
+        } else {
+            Color::Red
+        };
+        let seed = 0x5EED_0000 + u64::from(g) * 7919;
+        let o = players.play(setup, game, a_color, plan.movetime, seed, out)?;
+        match o.score {
+            1.0 => tally.wins += 1,
+            0.0 => tally.losses += 1,
+            _ => tally.draws += 1,
+        }
+        if let Some((side, cause)) = o.draw_led {
+            tally.draws_led[cause][side] += 1;
+        }
+        tally.results.push(o.score);
+        out.now(format_args!(
+            "game {} ({setup}{}, {} plays {a_color}): {} after {} plies",
+            g + 1,
+            if plan.opening_plies > 0 {
+                format!(" opening {}", pair + 1)
+            } else {
+                String::new()
+            },
+            a.name(),
+            o.text,
+            o.plies
+        ))?;
+        if g % 2 == 1 {
+            let n = tally.results.len();
+            pairs.push((tally.results[n - 2] + tally.results[n - 1]) / 2.0);
+            if let Some(test) = plan.sprt {
+                verdict = test.verdict(&pairs);
+                if verdict != Verdict::Continue {
+                    break;
+                }
+            }
+        }
+    }
+    let played = tally.results.len();
     let (e, margin) = elo(&tally.results);
     say!(
         out,
-        "{} vs {}: +{} ={} -{} over {games} games, score {:.1}%, Elo {e:+.0} ± {margin:.0}",
+        "{} vs {}: +{} ={} -{} over {played} games, score {:.1}%, Elo {e:+.0} ± {margin:.0}",
         a.name(),
         b.name(),
         tally.wins,
         tally.draws,
         tally.losses,
-        100.0 * tally.results.iter().sum::<f64>() / tally.results.len().max(1) as f64
+        100.0 * tally.results.iter().sum::<f64>() / played.max(1) as f64
     );
+    if let Some(test) = plan.sprt {
+        let (pe, pm) = elo(&pairs);
+        let (lower, upper) = test.bounds();
+        say!(
+            out,
+            "SPRT [{}, {}] (alpha {}, beta {}): {} after {played} games ({} pairs), LLR {:.2} in [{lower:.2}, {upper:.2}], Elo from the pairs {pe:+.0} ± {pm:.0}",
+            test.elo0,
+            test.elo1,
+            test.alpha,
+            test.beta,
+            match verdict {
+                Verdict::H1 => "H1 accepted (it gains)".to_string(),
+                Verdict::H0 => "H0 accepted (it does not gain that much)".to_string(),
+                Verdict::Continue => format!("no verdict within {} games", plan.games),
+            },
+            pairs.len(),
+            test.llr(&pairs)
+        );
+    }
     let [rep, limit] = tally.draws_led;
     say!(
         out,
@@ -389,4 +641,84 @@ pub fn tune(games: u32, depth: u32, out: &mut Out<impl Write>) -> Result<(), Fai
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_test_accepts_what_the_pairs_show() {
+        let test: Sprt = "0,10".parse().unwrap();
+        let (lower, upper) = test.bounds();
+        assert!((upper - 2.944).abs() < 0.001 && (lower + 2.944).abs() < 0.001);
+        // Fifty pairs won and fifty halved: a score of 75 %, far above both hypotheses.
+        let strong: Vec<f64> = (0..100)
+            .map(|i| if i % 2 == 0 { 1.0 } else { 0.5 })
+            .collect();
+        let llr = test.llr(&strong);
+        // With the prior's two pairs: 102 samples, mean 76/102, the spread about it.
+        let mean: f64 = 76.0 / 102.0;
+        let var = (50.0 * (1.0 - mean).powi(2)
+            + 50.0 * (0.5 - mean).powi(2)
+            + (0.25 - mean).powi(2)
+            + (0.75 - mean).powi(2))
+            / 102.0;
+        let (s0, s1) = (expected(0.0), expected(10.0));
+        let want = 102.0 * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var);
+        assert!((llr - want).abs() < 1e-9, "{llr} {want}");
+        assert_eq!(test.verdict(&strong), Verdict::H1);
+        // Even results, spread both ways: evidence for no gain.
+        let even: Vec<f64> = (0..2000).map(|i| [0.25, 0.75][i % 2]).collect();
+        assert_eq!(test.verdict(&even), Verdict::H0);
+        // A few pairs decide nothing; a sweep decides, however alike its pairs.
+        assert_eq!(test.verdict(&strong[..4]), Verdict::Continue);
+        let sweep: Sprt = "0,200".parse().unwrap();
+        assert_eq!(sweep.verdict(&[1.0; 3]), Verdict::Continue);
+        assert_eq!(sweep.verdict(&[1.0; 12]), Verdict::H1);
+    }
+
+    #[test]
+    fn the_test_is_read_from_its_bounds() {
+        assert_eq!(
+            "-5, 5".parse::<Sprt>().map(|t| (t.elo0, t.elo1)),
+            Ok((-5.0, 5.0))
+        );
+        assert!("10,0".parse::<Sprt>().unwrap_err().contains("ELO0 < ELO1"));
+        assert!("0".parse::<Sprt>().unwrap_err().contains("ELO0,ELO1"));
+        assert!("0,x".parse::<Sprt>().unwrap_err().contains("not an Elo"));
+        assert!("0,NaN".parse::<Sprt>().is_err());
+    }
+
+    #[test]
+    fn contenders_name_their_threads() {
+        let c: Contender = "master@2".parse().unwrap();
+        assert_eq!(
+            c,
+            Contender::Level {
+                level: Level::Master,
+                repetitions: true,
+                threads: 2
+            }
+        );
+        assert_eq!(c.name(), "Master on 2 threads");
+        assert!("master@0".parse::<Contender>().is_err());
+        assert!("master-norep@x".parse::<Contender>().is_err());
+        assert_eq!(
+            "strong-norep".parse::<Contender>().map(|c| c.name()),
+            Ok("Strong (no repetitions)".to_string())
+        );
+    }
+
+    #[test]
+    fn openings_are_quiet_seeded_and_differ_between_pairs() {
+        let (setup, a) = opening(0, 4).unwrap();
+        assert_eq!(setup, "classic");
+        assert_eq!(a.turns().len(), 4);
+        assert!(a.turns().iter().all(|t| t.shot.hits.is_empty()));
+        let (_, again) = opening(0, 4).unwrap();
+        assert_eq!(a.position(), again.position());
+        let (_, other) = opening(3, 4).unwrap();
+        assert_ne!(a.position(), other.position());
+    }
 }

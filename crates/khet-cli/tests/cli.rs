@@ -120,6 +120,29 @@ fn search_and_match_commands() {
     ]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("over 2 games"), "{out}");
+    // A sequential test decides a lopsided match in a few pairs, from varied openings.
+    let (code, out, err) = run(&[
+        "match",
+        "--a",
+        "casual",
+        "--b",
+        "beginner",
+        "--sprt",
+        "0,200",
+        "--games",
+        "60",
+        "--movetime",
+        "10",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("SPRT [0, 200]") && out.contains("H1 accepted"),
+        "{out}"
+    );
+    assert!(out.contains("opening 2"), "{out}");
+    let (code, _, err) = run(&["match", "--sprt", "5,0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("ELO0 < ELO1"), "{err}");
     let (code, _, err) = run(&["match", "--a", "grandmaster"]);
     assert_eq!(code, 2);
     assert!(err.contains("is not a level"), "{err}");
