@@ -13,6 +13,7 @@ mod online;
 mod out;
 mod protocol;
 mod puzzles;
+mod texel;
 
 use clap::{Args, Parser, Subcommand};
 use khet_engine::{Color, Rules};
@@ -147,6 +148,15 @@ enum Command {
         /// sides); 4 by default with --sprt, else 0
         #[arg(long)]
         opening_plies: Option<usize>,
+    },
+    /// Tune the evaluation's weights from self-play positions by Texel's method (prints them)
+    Texel {
+        /// Self-play games (seeded; the same number gives the same weights)
+        #[arg(long, default_value_t = 400)]
+        games: u32,
+        /// Search depth of the self-play games
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=6))]
+        depth: u32,
     },
     /// Self-play: each evaluation weight at x0.5 and x1.5 against the defaults
     Tune {
@@ -294,6 +304,7 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             matches::play_match(&a, &b, &plan, out)
         }
         Command::Tune { games, depth } => matches::tune(games, depth, out),
+        Command::Texel { games, depth } => texel::run(games, depth, out),
         Command::Replay { file } => commands::replay(&file, out),
         Command::Fairness {
             name,

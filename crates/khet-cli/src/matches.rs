@@ -326,7 +326,7 @@ impl std::str::FromStr for Sprt {
 
 /// The opening of pair `pair`: the setup (cycling) and `plies` seeded random moves that hit
 /// nothing, so both sides keep their pieces and the games of different pairs differ.
-fn opening(pair: u32, plies: usize) -> Result<(&'static str, Game), String> {
+pub(crate) fn opening(pair: u32, plies: usize) -> Result<(&'static str, Game), String> {
     let setup = SETUPS[pair as usize % 3];
     let start = Setup::builtin(setup).map_err(|e| e.to_string())?.position;
     let mut game = Game::new(start);

@@ -201,6 +201,7 @@ fn every_command_has_help() {
         "uci",
         "match",
         "tune",
+        "texel",
         "replay",
         "puzzles",
         "puzzles mine",

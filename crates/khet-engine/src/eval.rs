@@ -32,6 +32,20 @@ pub struct Weights {
 }
 
 impl Weights {
+    /// The weights in [`Weights::fields_mut`]'s order, as [`features`] pairs them.
+    pub fn to_array(&self) -> [i32; 8] {
+        [
+            self.pyramid,
+            self.anubis,
+            self.obelisk,
+            self.pharaoh_guard,
+            self.beam_hits_enemy,
+            self.beam_hits_us,
+            self.beam_near_pharaoh,
+            self.pharaoh_forward,
+        ]
+    }
+
     /// Every weight with its name, for tuning.
     pub fn fields_mut(&mut self) -> [(&'static str, &mut i32); 8] {
         [
@@ -44,15 +58,6 @@ impl Weights {
             ("beam_near_pharaoh", &mut self.beam_near_pharaoh),
             ("pharaoh_forward", &mut self.pharaoh_forward),
         ]
-    }
-
-    fn value(&self, kind: Kind) -> i32 {
-        match kind {
-            Kind::Pyramid => self.pyramid,
-            Kind::Anubis => self.anubis,
-            Kind::Obelisk => self.obelisk,
-            _ => 0,
-        }
     }
 }
 
@@ -140,52 +145,70 @@ pub fn evaluate(p: &Position) -> i32 {
     evaluate_with(p, &WEIGHTS)
 }
 
-/// The position's worth to the side to move.
+/// The position's worth to the side to move: the weights times the features.
 pub fn evaluate_with(p: &Position, w: &Weights) -> i32 {
+    let f = features(p);
+    w.to_array().iter().zip(f).map(|(w, x)| w * x).sum()
+}
+
+/// What each weight multiplies, in [`Weights::fields_mut`]'s order, from the side to move's
+/// view: the evaluation is linear in its weights, which is what tuning from data needs.
+pub fn features(p: &Position) -> [i32; 8] {
     let us = p.side_to_move();
-    let mut score = [0i32; 2];
+    // Per side: pyramids, anubis, obelisks, guards, forwardness, beam near the enemy Pharaoh,
+    // enemy pieces the beam hits.
+    let mut side = [[0i32; 7]; 2];
     let mut pharaoh = [None::<Square>; 2];
     let mut own = [0u128; 2];
     for (sq, piece) in p.pieces() {
         let c = piece.color().index();
         own[c] |= 1u128 << sq.index();
-        score[c] += w.value(piece.kind()) * piece.height() as i32;
-        if piece.kind() == Kind::Pharaoh {
-            pharaoh[c] = Some(sq);
+        let height = piece.height() as i32;
+        match piece.kind() {
+            Kind::Pyramid => side[c][0] += height,
+            Kind::Anubis => side[c][1] += height,
+            Kind::Obelisk => side[c][2] += height,
+            Kind::Pharaoh => pharaoh[c] = Some(sq),
+            _ => {}
         }
     }
     for color in Color::ALL {
         let c = color.index();
         if let Some(ph) = pharaoh[c] {
             let ring = NEIGHBOURHOOD[ph.index()] & !(1u128 << ph.index());
-            let guards = (ring & own[c]).count_ones() as i32;
-            score[c] += guards * w.pharaoh_guard;
+            side[c][3] = (ring & own[c]).count_ones() as i32;
             let back = match color {
                 Color::Silver => ph.rank().index(),
                 Color::Red => 7 - ph.rank().index(),
             };
             if back >= 2 {
-                score[c] -= w.pharaoh_forward * (back as i32 - 1);
+                side[c][4] = back as i32 - 1;
             }
         }
         // Beam pressure and threats, from each side's laser as it stands.
         let (lit, hits) = p.beam_summary(color);
         let enemy = color.other();
         if let Some(eph) = pharaoh[enemy.index()] {
-            score[c] +=
-                (lit & NEIGHBOURHOOD[eph.index()]).count_ones() as i32 * w.beam_near_pharaoh;
+            side[c][5] = (lit & NEIGHBOURHOOD[eph.index()]).count_ones() as i32;
         }
-        let enemy_hit = hits
+        side[c][6] = (hits
             .squares()
             .filter(|&sq| p.piece_at(sq).is_some_and(|x| x.color() == enemy))
             .count()
-            + usize::from(hits.pharaoh_hit(enemy));
-        let per_hit = if color == us {
-            w.beam_hits_enemy
-        } else {
-            w.beam_hits_us
-        };
-        score[c] += enemy_hit as i32 * per_hit;
+            + usize::from(hits.pharaoh_hit(enemy))) as i32;
     }
-    score[us.index()] - score[us.other().index()]
+    let (a, b) = (side[us.index()], side[us.other().index()]);
+    [
+        a[0] - b[0],
+        a[1] - b[1],
+        a[2] - b[2],
+        a[3] - b[3],
+        // The side to move's beam hits enemy pieces: a capture is on.
+        a[6],
+        // The opponent's beam hits ours.
+        -b[6],
+        a[5] - b[5],
+        // Forward Pharaohs cost their side.
+        -(a[4] - b[4]),
+    ]
 }

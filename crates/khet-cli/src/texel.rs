@@ -1,0 +1,216 @@
+//! Tuning the evaluation from data, by Texel's method: positions from seeded self-play games,
+//! each labelled with its game's result, and the weights that best predict the results through
+//! a logistic of the evaluation. The evaluation is linear in its weights
+//! (`khet_engine::eval::features`), so each position's features are computed once and a weight
+//! set is scored by dot products.
+//!
+//! One command makes it all again: `khet-engine texel --games N --depth D` (the games, their
+//! openings and the fit are seeded and single-threaded, so the same command prints the same
+//! weights). A result is a candidate; it is kept only after it passes a sequential test against
+//! the weights before it (`match --sprt`).
+
+use crate::matches::opening;
+use crate::out::{Failure, Out, say};
+use khet_engine::eval::{WEIGHTS, features};
+use khet_engine::{Color, GameResult, Limits, Searcher};
+use std::io::Write;
+
+/// A game still going after this many plies is drawn.
+const MAX_PLIES: usize = 200;
+
+/// One labelled position: its features from the side to move's view, and that side's result
+/// (1 a win, ½ a draw, 0 a loss).
+struct Sample {
+    features: [i32; 8],
+    result: f64,
+}
+
+/// Plays `games` seeded games between two fixed-depth searches from varied openings and labels
+/// every position after the opening with the game's result. Positions where the side to move can
+/// light a Pharaoh at once are left out: their worth is the kill, not the evaluation.
+fn play_games(games: u32, depth: u32) -> Result<(Vec<Sample>, u32), Failure> {
+    let mut samples = Vec::new();
+    let mut decisive = 0;
+    let mut searcher = Searcher::new(1 << 16);
+    for g in 0..games {
+        let (_, mut game) = opening(g, 8)?;
+        let start = game.turns().len();
+        searcher.clear();
+        while !game.is_over() && game.turns().len() < MAX_PLIES && !game.can_claim_draw() {
+            let Some(mv) = searcher
+                .search_game(&game, Limits::depth(depth), |_| {})
+                .best
+            else {
+                break;
+            };
+            game.play(mv).map_err(|e| e.to_string())?;
+        }
+        let silver = match game.result() {
+            Some(GameResult::Win {
+                winner: Color::Silver,
+                ..
+            }) => 1.0,
+            Some(GameResult::Win { .. }) => 0.0,
+            _ => 0.5,
+        };
+        decisive += u32::from(silver != 0.5);
+        for p in &game.positions()[start..game.positions().len() - 1] {
+            let kill = p.legal_moves().into_iter().any(|mv| {
+                let mut q = *p;
+                q.play_unchecked(mv).is_game_over()
+            });
+            if kill {
+                continue;
+            }
+            let result = if p.side_to_move() == Color::Silver {
+                silver
+            } else {
+                1.0 - silver
+            };
+            samples.push(Sample {
+                features: features(p),
+                result,
+            });
+        }
+    }
+    Ok((samples, decisive))
+}
+
+fn dot(w: &[i32; 8], f: &[i32; 8]) -> f64 {
+    w.iter().zip(f).map(|(a, b)| f64::from(a * b)).sum()
+}
+
+/// The mean squared error of the predicted results: 1 / (1 + 10^(−k·eval/400)).
+fn loss(samples: &[Sample], w: &[i32; 8], k: f64) -> f64 {
+    let sum: f64 = samples
+        .iter()
+        .map(|s| {
+            let predicted = 1.0 / (1.0 + 10f64.powf(-k * dot(w, &s.features) / 400.0));
+            (s.result - predicted).powi(2)
+        })
+        .sum();
+    sum / samples.len().max(1) as f64
+}
+
+/// The scale `k` that fits the weights `w` best (golden-section search over 0.01–10).
+fn fit_k(samples: &[Sample], w: &[i32; 8]) -> f64 {
+    let (mut lo, mut hi) = (0.01f64, 10.0f64);
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let a = hi - ratio * (hi - lo);
+        let b = lo + ratio * (hi - lo);
+        if loss(samples, w, a) < loss(samples, w, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Texel's local search: each weight but the Pyramid (the unit) moved by a step while that
+/// lowers the error, the steps halved from 16 down to 1.
+fn tune(samples: &[Sample], start: [i32; 8], k: f64) -> [i32; 8] {
+    let mut best = start;
+    let mut best_loss = loss(samples, &best, k);
+    for step in [16, 8, 4, 2, 1] {
+        loop {
+            let mut improved = false;
+            for i in 1..8 {
+                for delta in [step, -step] {
+                    let mut trial = best;
+                    trial[i] += delta;
+                    let l = loss(samples, &trial, k);
+                    if l < best_loss {
+                        (best, best_loss) = (trial, l);
+                        improved = true;
+                    }
+                }
+            }
+            if !improved {
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// Plays the games, fits the scale with today's weights, tunes, and prints the weights found
+/// with the error before and after, on the games' positions and on a held-out tenth.
+pub fn run(games: u32, depth: u32, out: &mut Out<impl Write>) -> Result<(), Failure> {
+    let (samples, decisive) = play_games(games, depth)?;
+    if samples.len() < 100 {
+        return Err(format!("only {} positions: play more games", samples.len()).into());
+    }
+    // Every tenth position is held out, to see the fit generalise.
+    let (held, train): (Vec<(usize, Sample)>, Vec<(usize, Sample)>) = samples
+        .into_iter()
+        .enumerate()
+        .partition(|(i, _)| i % 10 == 9);
+    let held: Vec<Sample> = held.into_iter().map(|(_, s)| s).collect();
+    let train: Vec<Sample> = train.into_iter().map(|(_, s)| s).collect();
+    let today = WEIGHTS.to_array();
+    let k = fit_k(&train, &today);
+    let tuned = tune(&train, today, k);
+    say!(
+        out,
+        "{} positions from {games} games at depth {depth} ({decisive} decided, the rest drawn; {} positions held out), scale k = {k:.3}",
+        train.len(),
+        held.len()
+    );
+    if decisive * 4 < games {
+        // Drawn games label every position ½ whatever the material: such data teaches that
+        // nothing matters.
+        say!(
+            out,
+            "warning: only {decisive} of {games} games were decided; the weights below are not to be trusted (play deeper games)"
+        );
+    }
+    say!(
+        out,
+        "error: today's weights {:.5} (held out {:.5}); tuned {:.5} (held out {:.5})",
+        loss(&train, &today, k),
+        loss(&held, &today, k),
+        loss(&train, &tuned, k),
+        loss(&held, &tuned, k)
+    );
+    let mut names = WEIGHTS;
+    let fields = names.fields_mut();
+    for (i, (name, _)) in fields.iter().enumerate() {
+        say!(out, "{name}: {} -> {}", today[i], tuned[i]);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fit_finds_the_weights_that_made_the_results() {
+        // Results drawn from a known logistic of two features: the search recovers its weights.
+        let truth = [100, 60, 0, 0, 0, 0, 0, 0];
+        let mut rng = khet_engine::Rng::new(7);
+        let samples: Vec<Sample> = (0..4000)
+            .map(|_| {
+                let f: [i32; 8] = std::array::from_fn(|i| {
+                    if i < 2 {
+                        (rng.next_u64() % 7) as i32 - 3
+                    } else {
+                        0
+                    }
+                });
+                let p = 1.0 / (1.0 + 10f64.powf(-dot(&truth, &f) / 400.0));
+                Sample {
+                    features: f,
+                    result: p,
+                }
+            })
+            .collect();
+        let k = fit_k(&samples, &truth);
+        assert!((k - 1.0).abs() < 0.01, "{k}");
+        let found = tune(&samples, [100, 20, 0, 0, 0, 0, 0, 0], k);
+        assert!((found[1] - 60).abs() <= 1, "{found:?}");
+        assert!(loss(&samples, &found, k) < 1e-6);
+    }
+}
