@@ -30,10 +30,12 @@ pub fn headline(game: &Game, in_flight: bool) -> Headline {
 /// shot is still on its way, so a result it decides is not told before the beam gets there.
 pub fn to_move(ui: &mut egui::Ui, m: &Match, thinking: Option<f32>, in_flight: bool) {
     let side = m.game.side_to_move();
-    let mode = if m.spec.mode == Mode::Tournament {
-        " · tournament"
-    } else {
-        ""
+    // Online, a rated game is played under tournament rules; players know it as rated.
+    let mode = match (m.spec.online, m.spec.mode) {
+        (true, Mode::Tournament) => " · online, rated",
+        (true, _) => " · online",
+        (false, Mode::Tournament) => " · tournament",
+        (false, _) => "",
     };
     ui.label(format!(
         "{} · {}{mode}",
