@@ -20,6 +20,8 @@ pub enum Contender {
         level: Level,
         /// Whether its search scores repetitions as draws.
         repetitions: bool,
+        /// Whether its evaluation fades with the plies since the last capture.
+        progress: bool,
         /// The threads its search runs on.
         threads: usize,
     },
@@ -33,11 +35,15 @@ impl Contender {
             Contender::Level {
                 level,
                 repetitions,
+                progress,
                 threads,
             } => {
                 let mut name = level.name().to_string();
                 if !repetitions {
                     name += " (no repetitions)";
+                }
+                if !progress {
+                    name += " (no progress)";
                 }
                 if *threads > 1 {
                     name += &format!(" on {threads} threads");
@@ -49,8 +55,8 @@ impl Contender {
     }
 }
 
-/// `master`, `master-norep` (the search blind to repetitions), `master@2` (on two threads),
-/// `engine:COMMAND`.
+/// `master`, `master-norep` (the search blind to repetitions), `master-noprog` (without the
+/// fading of quiet positions), `master@2` (on two threads), `engine:COMMAND`.
 impl std::str::FromStr for Contender {
     type Err = String;
     fn from_str(s: &str) -> Result<Contender, String> {
@@ -76,16 +82,25 @@ impl std::str::FromStr for Contender {
             ),
             None => (s, 1),
         };
-        let (name, repetitions) = match s.strip_suffix("-norep") {
-            Some(name) => (name, false),
-            None => (s, true),
-        };
+        let (mut name, mut repetitions, mut progress) = (s, true, true);
+        loop {
+            if let Some(rest) = name.strip_suffix("-norep") {
+                (name, repetitions) = (rest, false);
+            } else if let Some(rest) = name.strip_suffix("-noprog") {
+                (name, progress) = (rest, false);
+            } else {
+                break;
+            }
+        }
         let level = name.parse().map_err(|e: khet_engine::ParseNameError| {
-            format!("{e}; add -norep for a search blind to repetitions, @N for N threads")
+            format!(
+                "{e}; add -norep for a search blind to repetitions, -noprog without progress, @N for N threads"
+            )
         })?;
         Ok(Contender::Level {
             level,
             repetitions,
+            progress,
             threads,
         })
     }
@@ -460,10 +475,12 @@ pub fn play_match(
             Contender::Engine(cmd) => players.engines[i] = Some(External::start(cmd)?),
             Contender::Level {
                 repetitions,
+                progress,
                 threads,
                 ..
             } => {
                 players.searchers[i].repetitions = *repetitions;
+                players.searchers[i].progress = *progress;
                 players.searchers[i].threads = *threads;
             }
         }
@@ -698,6 +715,7 @@ mod tests {
             Contender::Level {
                 level: Level::Master,
                 repetitions: true,
+                progress: true,
                 threads: 2
             }
         );
@@ -707,6 +725,12 @@ mod tests {
         assert_eq!(
             "strong-norep".parse::<Contender>().map(|c| c.name()),
             Ok("Strong (no repetitions)".to_string())
+        );
+        assert_eq!(
+            "master-noprog-norep@3"
+                .parse::<Contender>()
+                .map(|c| c.name()),
+            Ok("Master (no repetitions) (no progress) on 3 threads".to_string())
         );
     }
 

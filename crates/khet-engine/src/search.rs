@@ -16,6 +16,11 @@
 //! unfinished iteration proved (a root move searched in full that beat the previous best), so the
 //! whole budget counts; a soft limit ([`Limits::soft`]) only stops new iterations from starting.
 //!
+//! Progress ([`Searcher::progress`]): an evaluation fades with the plies since the last capture,
+//! to half after [`PROGRESS_PLIES`] and no less than a quarter, so a side that is ahead goes for
+//! the material now rather than keeping its lead until a move or no-capture limit draws the
+//! game.
+//!
 //! Threads ([`Searcher::threads`]): Lazy SMP. Helper threads search the same root, every other
 //! one starting a ply deeper, on the one transposition table (lock-free, see `tt`); what they
 //! store orders this thread's moves and cuts its tree off, so it reaches a depth sooner. This
@@ -33,6 +38,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 const MAX_PLY: usize = 64;
+/// Quiet plies (no piece removed) after which an evaluation counts half: Khet2-AI draws a game
+/// after 100 of them.
+pub const PROGRESS_PLIES: u32 = 100;
 /// The most threads a search runs.
 pub const MAX_THREADS: usize = 256;
 const INF: i32 = WIN + 1000;
@@ -184,6 +192,11 @@ pub struct Searcher {
     pub contempt: i32,
     /// Whether repetitions score as draws (off: the search of earlier versions, for matches).
     pub repetitions: bool,
+    /// Whether an evaluation fades with the plies since the last capture (see the module docs;
+    /// off: the search before, for matches).
+    pub progress: bool,
+    /// Plies since the last capture at each ply of the current line.
+    quiet: [u32; MAX_PLY],
     /// Threads searching at once, 1 (the default) to [`MAX_THREADS`]: see the module docs.
     pub threads: usize,
     /// Nodes the helper threads of the running search have counted so far.
@@ -227,6 +240,8 @@ impl Searcher {
             age: 0,
             game_history: Vec::new(),
             path: [0; MAX_PLY],
+            quiet: [0; MAX_PLY],
+            progress: true,
             root_side: Color::Silver,
             root_best: None,
             quiescence: true,
@@ -333,6 +348,7 @@ impl Searcher {
         self.node_limit = limits.nodes;
         self.root_side = position.side_to_move();
         self.age = self.age.wrapping_add(1);
+        self.quiet[0] = self.game_history.len() as u32;
         self.helper_nodes.store(0, Ordering::Relaxed);
         if self.threads <= 1 || position.legal_moves().is_empty() {
             return self.iterate(position, limits, start, &mut report);
@@ -369,6 +385,8 @@ impl Searcher {
             age: self.age,
             game_history: self.game_history.clone(),
             path: [0; MAX_PLY],
+            quiet: self.quiet,
+            progress: self.progress,
             root_side: self.root_side,
             root_best: None,
             quiescence: self.quiescence,
@@ -499,13 +517,21 @@ impl Searcher {
         self.root_side = position.side_to_move();
         self.age = self.age.wrapping_add(1);
         self.path[0] = position.arrangement_hash();
+        self.quiet[0] = self.game_history.len() as u32;
         let mut out = Vec::new();
         for mv in position.legal_moves() {
             let mut child = *position;
             let hits = child.play_unchecked(mv);
             let score = match terminal_score(position.side_to_move(), hits, 1) {
                 Some(s) => s,
-                None => -self.negamax(&child, depth as i32 - 1, -INF, INF, 1),
+                None => {
+                    self.quiet[1] = if hits.count() > 0 {
+                        0
+                    } else {
+                        self.quiet[0] + 1
+                    };
+                    -self.negamax(&child, depth as i32 - 1, -INF, INF, 1)
+                }
             };
             out.push((mv, score));
         }
@@ -520,6 +546,19 @@ impl Searcher {
             return true;
         }
         self.game_history.iter().filter(|&&h| h == hash).count() >= 2
+    }
+
+    /// An evaluation at `ply`, faded by the plies since the last capture: whole after a capture,
+    /// half after [`PROGRESS_PLIES`] quiet plies, and no less than a quarter. A side ahead then
+    /// prefers the line that wins material sooner to one that keeps its lead for ever, and a
+    /// game that has stood still for long is valued nearer a draw, as the draw rules make it.
+    fn fade(&self, eval: i32, ply: usize) -> i32 {
+        if !self.progress {
+            return eval;
+        }
+        let n = self.quiet[ply].min(PROGRESS_PLIES * 3 / 2) as i32;
+        let full = 2 * PROGRESS_PLIES as i32;
+        eval * (full - n) / full
     }
 
     /// A draw's score for `side`: less the contempt for the side the search plays.
@@ -545,7 +584,7 @@ impl Searcher {
             return if self.quiescence {
                 self.quiesce(p, alpha, beta, ply, 2)
             } else {
-                evaluate_with(p, &self.weights)
+                self.fade(evaluate_with(p, &self.weights), ply)
             };
         }
         let key = p.key();
@@ -564,7 +603,8 @@ impl Searcher {
         }
         let side = p.side_to_move();
         // Make every child: what each shot hits orders the moves.
-        let mut children: Vec<(i32, Move, Position, i32)> = Vec::with_capacity(96);
+        // (order, move, child, terminal score or MIN, whether the shot removed a piece)
+        let mut children: Vec<(i32, Move, Position, i32, bool)> = Vec::with_capacity(96);
         let mut immediate: Option<(Move, i32)> = None;
         p.for_each_move(|mv| {
             let mut child = *p;
@@ -573,7 +613,7 @@ impl Searcher {
                 if s > 0 {
                     immediate = Some((mv, s));
                 }
-                children.push((-2_000_000 + s, mv, child, s));
+                children.push((-2_000_000 + s, mv, child, s, true));
                 return;
             }
             let gain = crate::eval::capture_gain(p, mv, hits, side);
@@ -584,7 +624,7 @@ impl Searcher {
                 order += 5_000;
             }
             order += self.history[history_index(mv)].min(4_000);
-            children.push((order, mv, child, i32::MIN));
+            children.push((order, mv, child, i32::MIN, hits.count() > 0));
         });
         if let Some((mv, s)) = immediate {
             self.store(slot, key, Some(mv), s, depth, EXACT);
@@ -600,7 +640,8 @@ impl Searcher {
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        for (i, (_, mv, child, terminal)) in children.iter().enumerate() {
+        for (i, (_, mv, child, terminal, captured)) in children.iter().enumerate() {
+            self.quiet[ply + 1] = if *captured { 0 } else { self.quiet[ply] + 1 };
             let score = if *terminal != i32::MIN {
                 *terminal
             } else if i == 0 {
@@ -669,7 +710,7 @@ impl Searcher {
 
     /// Only shots that hit something (and Pharaoh kills) are searched past the horizon.
     fn quiesce(&mut self, p: &Position, mut alpha: i32, beta: i32, ply: usize, qdepth: u32) -> i32 {
-        let stand = evaluate_with(p, &self.weights);
+        let stand = self.fade(evaluate_with(p, &self.weights), ply);
         if stand >= beta || qdepth == 0 || ply >= MAX_PLY - 1 {
             return stand.max(alpha.min(stand));
         }
@@ -697,6 +738,7 @@ impl Searcher {
         captures.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
         for (_, child) in captures {
             self.nodes += 1;
+            self.quiet[ply + 1] = 0;
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1, qdepth - 1);
             if score >= beta {
                 return score;
@@ -719,4 +761,30 @@ fn terminal_score(mover: Color, hits: crate::laser::Hits, ply: usize) -> Option<
         (false, true) => WIN - ply as i32,
         _ => -(WIN - ply as i32),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_evaluation_fades_with_quiet_plies() {
+        let mut s = Searcher::new(1024);
+        let at = |s: &mut Searcher, n: u32| {
+            s.quiet[3] = n;
+            s.fade(400, 3)
+        };
+        assert_eq!(at(&mut s, 0), 400);
+        assert_eq!(at(&mut s, PROGRESS_PLIES), 200);
+        assert_eq!(at(&mut s, 10 * PROGRESS_PLIES), 100);
+        assert!(at(&mut s, 20) > at(&mut s, 21));
+        s.quiet[3] = PROGRESS_PLIES;
+        assert_eq!(
+            s.fade(-400, 3),
+            -200,
+            "behind, the score rises towards a draw"
+        );
+        s.progress = false;
+        assert_eq!(at(&mut s, PROGRESS_PLIES), 400);
+    }
 }
