@@ -386,10 +386,12 @@ fn leaderboard(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<
 /// At the table: who plays (names and ratings), on what terms, and the game's code.
 fn players(mut contexts: EguiContexts, space: Res<PanelSpace>, table: Res<OnlineTable>) -> Result {
     let view = &table.mirror.view;
+    // Top left of the board's view, over the dark beyond the board's far rim: at the bottom it
+    // covered the near rim and its letters.
     let dialog = crate::theme::dialog(
         "Online game",
-        egui::Align2::LEFT_BOTTOM,
-        [10.0, -10.0],
+        egui::Align2::LEFT_TOP,
+        [10.0, 10.0],
         &space,
     );
     dialog.show(contexts.ctx_mut()?, |ui| {
