@@ -388,12 +388,7 @@ fn players(mut contexts: EguiContexts, space: Res<PanelSpace>, table: Res<Online
     let view = &table.mirror.view;
     // Top left of the board's view, over the dark beyond the board's far rim: at the bottom it
     // covered the near rim and its letters.
-    let dialog = crate::theme::dialog(
-        "Online game",
-        egui::Align2::LEFT_TOP,
-        [10.0, 10.0],
-        &space,
-    );
+    let dialog = crate::theme::dialog("Online game", egui::Align2::LEFT_TOP, [10.0, 10.0], &space);
     dialog.show(contexts.ctx_mut()?, |ui| {
         for side in [Side::Silver, Side::Red] {
             let who = view.players[side.index()]

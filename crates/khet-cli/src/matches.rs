@@ -22,6 +22,8 @@ pub enum Contender {
         repetitions: bool,
         /// Whether its evaluation fades with the plies since the last capture.
         progress: bool,
+        /// Whether its search reduces late quiet moves.
+        reductions: bool,
         /// The threads its search runs on.
         threads: usize,
     },
@@ -36,6 +38,7 @@ impl Contender {
                 level,
                 repetitions,
                 progress,
+                reductions,
                 threads,
             } => {
                 let mut name = level.name().to_string();
@@ -44,6 +47,9 @@ impl Contender {
                 }
                 if !progress {
                     name += " (no progress)";
+                }
+                if !reductions {
+                    name += " (no reductions)";
                 }
                 if *threads > 1 {
                     name += &format!(" on {threads} threads");
@@ -56,7 +62,8 @@ impl Contender {
 }
 
 /// `master`, `master-norep` (the search blind to repetitions), `master-noprog` (without the
-/// fading of quiet positions), `master@2` (on two threads), `engine:COMMAND`.
+/// fading of quiet positions), `master-nolmr` (without late-move reductions), `master@2` (on two
+/// threads), `engine:COMMAND`.
 impl std::str::FromStr for Contender {
     type Err = String;
     fn from_str(s: &str) -> Result<Contender, String> {
@@ -82,25 +89,28 @@ impl std::str::FromStr for Contender {
             ),
             None => (s, 1),
         };
-        let (mut name, mut repetitions, mut progress) = (s, true, true);
+        let (mut name, mut repetitions, mut progress, mut reductions) = (s, true, true, true);
         loop {
             if let Some(rest) = name.strip_suffix("-norep") {
                 (name, repetitions) = (rest, false);
             } else if let Some(rest) = name.strip_suffix("-noprog") {
                 (name, progress) = (rest, false);
+            } else if let Some(rest) = name.strip_suffix("-nolmr") {
+                (name, reductions) = (rest, false);
             } else {
                 break;
             }
         }
         let level = name.parse().map_err(|e: khet_engine::ParseNameError| {
             format!(
-                "{e}; add -norep for a search blind to repetitions, -noprog without progress, @N for N threads"
+                "{e}; add -norep for a search blind to repetitions, -noprog without progress, -nolmr without reductions, @N for N threads"
             )
         })?;
         Ok(Contender::Level {
             level,
             repetitions,
             progress,
+            reductions,
             threads,
         })
     }
@@ -476,11 +486,13 @@ pub fn play_match(
             Contender::Level {
                 repetitions,
                 progress,
+                reductions,
                 threads,
                 ..
             } => {
                 players.searchers[i].repetitions = *repetitions;
                 players.searchers[i].progress = *progress;
+                players.searchers[i].reductions = *reductions;
                 players.searchers[i].threads = *threads;
             }
         }
@@ -716,6 +728,7 @@ mod tests {
                 level: Level::Master,
                 repetitions: true,
                 progress: true,
+                reductions: true,
                 threads: 2
             }
         );

@@ -41,6 +41,8 @@ const MAX_PLY: usize = 64;
 /// Quiet plies (no piece removed) after which an evaluation counts half: Khet2-AI draws a game
 /// after 100 of them.
 pub const PROGRESS_PLIES: u32 = 100;
+/// Moves searched in full before the late ones may be reduced.
+const LATE_MOVES: usize = 3;
 /// The most threads a search runs.
 pub const MAX_THREADS: usize = 256;
 const INF: i32 = WIN + 1000;
@@ -195,6 +197,8 @@ pub struct Searcher {
     /// Whether an evaluation fades with the plies since the last capture (see the module docs;
     /// off: the search before, for matches).
     pub progress: bool,
+    /// Whether late quiet moves are first searched a ply shallower (late-move reductions).
+    pub reductions: bool,
     /// Plies since the last capture at each ply of the current line.
     quiet: [u32; MAX_PLY],
     /// Threads searching at once, 1 (the default) to [`MAX_THREADS`]: see the module docs.
@@ -242,6 +246,7 @@ impl Searcher {
             path: [0; MAX_PLY],
             quiet: [0; MAX_PLY],
             progress: true,
+            reductions: true,
             root_side: Color::Silver,
             root_best: None,
             quiescence: true,
@@ -387,6 +392,7 @@ impl Searcher {
             path: [0; MAX_PLY],
             quiet: self.quiet,
             progress: self.progress,
+            reductions: self.reductions,
             root_side: self.root_side,
             root_best: None,
             quiescence: self.quiescence,
@@ -640,14 +646,29 @@ impl Searcher {
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        for (i, (_, mv, child, terminal, captured)) in children.iter().enumerate() {
+        for (i, (order, mv, child, terminal, captured)) in children.iter().enumerate() {
             self.quiet[ply + 1] = if *captured { 0 } else { self.quiet[ply] + 1 };
             let score = if *terminal != i32::MIN {
                 *terminal
             } else if i == 0 {
                 -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let s = -self.negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                // Late moves that hit nothing and are neither the hash move nor a killer are
+                // searched a ply shallower first; one that beats alpha there is searched again.
+                let late = self.reductions
+                    && depth >= 3
+                    && ply > 0
+                    && i >= LATE_MOVES
+                    && !captured
+                    && *order < 5_000;
+                let mut s = if late {
+                    -self.negamax(child, depth - 2, -alpha - 1, -alpha, ply + 1)
+                } else {
+                    alpha + 1
+                };
+                if s > alpha {
+                    s = -self.negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
                 if s > alpha && s < beta {
                     -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
                 } else {
