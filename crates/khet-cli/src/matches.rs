@@ -45,8 +45,8 @@ impl Contender {
                 if !repetitions {
                     name += " (no repetitions)";
                 }
-                if !progress {
-                    name += " (no progress)";
+                if *progress {
+                    name += " (progress)";
                 }
                 if !reductions {
                     name += " (no reductions)";
@@ -61,8 +61,8 @@ impl Contender {
     }
 }
 
-/// `master`, `master-norep` (the search blind to repetitions), `master-noprog` (without the
-/// fading of quiet positions), `master-nolmr` (without late-move reductions), `master@2` (on two
+/// `master`, `master-norep` (the search blind to repetitions), `master-prog` (with the fading
+/// of quiet positions), `master-nolmr` (without late-move reductions), `master@2` (on two
 /// threads), `engine:COMMAND`.
 impl std::str::FromStr for Contender {
     type Err = String;
@@ -89,12 +89,12 @@ impl std::str::FromStr for Contender {
             ),
             None => (s, 1),
         };
-        let (mut name, mut repetitions, mut progress, mut reductions) = (s, true, true, true);
+        let (mut name, mut repetitions, mut progress, mut reductions) = (s, true, false, true);
         loop {
             if let Some(rest) = name.strip_suffix("-norep") {
                 (name, repetitions) = (rest, false);
-            } else if let Some(rest) = name.strip_suffix("-noprog") {
-                (name, progress) = (rest, false);
+            } else if let Some(rest) = name.strip_suffix("-prog") {
+                (name, progress) = (rest, true);
             } else if let Some(rest) = name.strip_suffix("-nolmr") {
                 (name, reductions) = (rest, false);
             } else {
@@ -103,7 +103,7 @@ impl std::str::FromStr for Contender {
         }
         let level = name.parse().map_err(|e: khet_engine::ParseNameError| {
             format!(
-                "{e}; add -norep for a search blind to repetitions, -noprog without progress, -nolmr without reductions, @N for N threads"
+                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, @N for N threads"
             )
         })?;
         Ok(Contender::Level {
@@ -727,7 +727,7 @@ mod tests {
             Contender::Level {
                 level: Level::Master,
                 repetitions: true,
-                progress: true,
+                progress: false,
                 reductions: true,
                 threads: 2
             }
@@ -740,10 +740,8 @@ mod tests {
             Ok("Strong (no repetitions)".to_string())
         );
         assert_eq!(
-            "master-noprog-norep@3"
-                .parse::<Contender>()
-                .map(|c| c.name()),
-            Ok("Master (no repetitions) (no progress) on 3 threads".to_string())
+            "master-prog-norep@3".parse::<Contender>().map(|c| c.name()),
+            Ok("Master (no repetitions) (progress) on 3 threads".to_string())
         );
     }
 

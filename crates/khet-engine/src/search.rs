@@ -16,10 +16,12 @@
 //! unfinished iteration proved (a root move searched in full that beat the previous best), so the
 //! whole budget counts; a soft limit ([`Limits::soft`]) only stops new iterations from starting.
 //!
-//! Progress ([`Searcher::progress`]): an evaluation fades with the plies since the last capture,
-//! to half after [`PROGRESS_PLIES`] and no less than a quarter, so a side that is ahead goes for
-//! the material now rather than keeping its lead until a move or no-capture limit draws the
-//! game.
+//! Progress ([`Searcher::progress`], off by default): an evaluation fades with the plies since
+//! the last capture, to half after [`PROGRESS_PLIES`] and no less than a quarter, meant to make a
+//! side that is ahead go for the material now rather than keep its lead until a move or
+//! no-capture limit draws the game. Against the search without it (100 ms a move) a sequential
+//! test accepted H0 after 192 games, −13 ± 33 Elo, and it drew as many games while ahead (36
+//! against 37): it is not used.
 //!
 //! Threads ([`Searcher::threads`]): Lazy SMP. Helper threads search the same root, every other
 //! one starting a ply deeper, on the one transposition table (lock-free, see `tt`); what they
@@ -195,7 +197,7 @@ pub struct Searcher {
     /// Whether repetitions score as draws (off: the search of earlier versions, for matches).
     pub repetitions: bool,
     /// Whether an evaluation fades with the plies since the last capture (see the module docs;
-    /// off: the search before, for matches).
+    /// off by default).
     pub progress: bool,
     /// Whether late quiet moves are first searched a ply shallower (late-move reductions).
     pub reductions: bool,
@@ -245,7 +247,8 @@ impl Searcher {
             game_history: Vec::new(),
             path: [0; MAX_PLY],
             quiet: [0; MAX_PLY],
-            progress: true,
+            // Off: a sequential test found no gain (see the module docs).
+            progress: false,
             reductions: true,
             root_side: Color::Silver,
             root_best: None,
@@ -791,6 +794,8 @@ mod tests {
     #[test]
     fn an_evaluation_fades_with_quiet_plies() {
         let mut s = Searcher::new(1024);
+        assert!(!s.progress, "off until a test finds it gains");
+        s.progress = true;
         let at = |s: &mut Searcher, n: u32| {
             s.quiet[3] = n;
             s.fade(400, 3)

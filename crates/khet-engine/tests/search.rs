@@ -416,9 +416,6 @@ fn self_play(start: Position, depth_plies: u32, repetitions: bool, plies: usize)
     let mut game = Game::new(start);
     let mut s = Searcher::new(1 << 16);
     s.repetitions = repetitions;
-    // The blind search is the one before: without the fading of quiet positions either (which
-    // alone also steers a side that is ahead away from shuffling).
-    s.progress = repetitions;
     while !game.is_over() && !game.can_claim_draw() && game.turns().len() < plies {
         let Some(mv) = s.search_game(&game, depth(depth_plies), |_| {}).best else {
             break;
