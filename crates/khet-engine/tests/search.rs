@@ -108,17 +108,22 @@ fn forced_wins_in_three(p: &Position) -> Vec<Move> {
         .collect()
 }
 
-/// The shipped puzzles in one or two moves, checked by brute force, apart from the puzzle
-/// solver that proved them: the stored first move is the only one that wins so soon, and none
-/// wins sooner.
-#[test]
-fn the_short_shipped_puzzles_agree_with_brute_force() {
+/// The game's puzzle book.
+fn shipped_puzzles() -> khet_engine::puzzle::PuzzleBook {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../assets/puzzles/puzzles.ron"
     );
     let bytes = std::fs::read(path).expect("the shipped puzzles");
-    let book = khet_engine::puzzle::PuzzleBook::from_bytes(&bytes, path).expect("they read");
+    khet_engine::puzzle::PuzzleBook::from_bytes(&bytes, path).expect("they read")
+}
+
+/// The shipped puzzles in one or two moves, checked by brute force, apart from the puzzle
+/// solver that proved them: the stored first move is the only one that wins so soon, and none
+/// wins sooner.
+#[test]
+fn the_short_shipped_puzzles_agree_with_brute_force() {
+    let book = shipped_puzzles();
     let mut checked = [0; 2];
     for puzzle in book.puzzles.iter().filter(|p| p.moves <= 2) {
         let p = puzzle.start().expect("its position");
@@ -503,12 +508,7 @@ fn the_hash_option_sizes_the_table() {
 /// between its threads (atomics only: no data race to find).
 #[test]
 fn threads_agree_with_one_thread_where_the_answer_is_forced() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../assets/puzzles/puzzles.ron"
-    );
-    let bytes = std::fs::read(path).expect("the shipped puzzles");
-    let book = khet_engine::puzzle::PuzzleBook::from_bytes(&bytes, path).expect("they read");
+    let book = shipped_puzzles();
     let mut compared = 0;
     for puzzle in book.puzzles.iter().filter(|p| p.moves <= 2) {
         let p = puzzle.start().expect("its position");
