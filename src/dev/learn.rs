@@ -161,16 +161,13 @@ pub fn learn(
                     report.games, report.silver_score, report.margin
                 );
                 auto.step = 36;
-                // Shown on the next turn of this step, once the report is drawn.
+                // Taken on the next step, once the report is drawn.
                 auto.wait = 3;
-                let path = auto.dir.join("13-fairness.note");
-                let _ = std::fs::write(&path, note);
-                auto.saved.push(path);
+                auto.parked = Some(note);
             }
         }
         36 => {
-            let note =
-                std::fs::read_to_string(auto.dir.join("13-fairness.note")).unwrap_or_default();
+            let note = auto.parked.take().unwrap_or_default();
             shoot(auto, "13-fairness", note, commands);
             // A piece breaking: the tutorial's "Moving" step, solved (its beam hits c4).
             l.start.write(StartLesson(LessonKind::Tutorial(BREAK_STEP)));

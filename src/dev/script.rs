@@ -27,6 +27,8 @@ pub struct Autoplay {
     pub saved: Vec<PathBuf>,
     /// A value a later step compares with (the running clock at its first picture).
     pub mark: Option<std::time::Duration>,
+    /// A note kept for a picture taken on a later step, once what it describes is drawn.
+    pub parked: Option<String>,
 }
 
 impl Autoplay {
@@ -44,6 +46,7 @@ impl Autoplay {
             pharaoh_shots: 0,
             saved: Vec::new(),
             mark: None,
+            parked: None,
         }
     }
 }

@@ -77,14 +77,12 @@ pub fn tour(
                 );
                 auto.step = 11;
                 auto.wait = 8;
-                // Taken on the next turn of this step, once the bar and the move are drawn.
-                let path = auto.dir.join("05-replay.note");
-                let _ = std::fs::write(&path, note);
-                auto.saved.push(path);
+                // Taken on the next step, once the bar and the move are drawn.
+                auto.parked = Some(note);
             }
         }
         11 => {
-            let note = std::fs::read_to_string(auto.dir.join("05-replay.note")).unwrap_or_default();
+            let note = auto.parked.take().unwrap_or_default();
             shoot(&mut auto, "05-replay", note + &board.note(), &mut commands);
             go.set(Screen::Open);
             auto.step = 12;
