@@ -125,10 +125,11 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = threads)]
         threads: usize,
     },
-    /// Play two contenders against each other from the three setups, both colours
+    /// Play two contenders against each other from the three setups, both colours; a game is
+    /// drawn at 200 plies, after 100 plies without a capture, or by repetition
     Match {
-        /// A level (beginner, casual, strong, master, master-norep; @N for N threads) or
-        /// engine:COMMAND
+        /// A level (beginner, casual, strong, master), with the search's switches -norep,
+        /// -prog, -nolmr, -nonull or -nolimits, and @N for N threads; or engine:COMMAND
         #[arg(long, default_value = "master")]
         a: matches::Contender,
         /// As --a

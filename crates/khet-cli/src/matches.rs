@@ -5,65 +5,119 @@
 
 use crate::out::{Failure, Out, say};
 use khet_engine::eval::{Weights, material};
+use khet_engine::search::DrawLimits;
 use khet_engine::{Color, Game, GameResult, Level, Limits, Position, Rng, Searcher, Setup};
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
 use std::time::Duration;
 
-/// One side of a match: a level of ours (with or without the search's repetition rule), or an
-/// external engine command speaking the protocol (written `engine:COMMAND`, run by `sh -c`).
+/// One side of a match: a level of ours with its search's switches, or an external engine
+/// command speaking the protocol (written `engine:COMMAND`, run by `sh -c`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Contender {
-    /// A level of ours; `repetitions: false` is the search before it knew repetitions.
+    /// A level of ours.
     Level {
         /// The level.
         level: Level,
-        /// Whether its search scores repetitions as draws.
-        repetitions: bool,
-        /// Whether its evaluation fades with the plies since the last capture.
-        progress: bool,
-        /// Whether its search reduces late quiet moves.
-        reductions: bool,
-        /// The threads its search runs on.
-        threads: usize,
+        /// How its search is set.
+        switches: Switches,
     },
     /// A program speaking the protocol.
     Engine(String),
 }
 
+/// The search's switches a contender's name can turn from their defaults (the suffixes of
+/// [`Contender`]'s names), to play a change against the search without it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Switches {
+    /// Whether its search scores repetitions as draws (`-norep` turns it off).
+    pub repetitions: bool,
+    /// Whether its evaluation fades with the plies since the last capture (`-prog` on).
+    pub progress: bool,
+    /// Whether its search reduces late quiet moves (`-nolmr` off).
+    pub reductions: bool,
+    /// Whether its search tries null moves (`-nonull` off).
+    pub null_moves: bool,
+    /// Whether its search knows the match's draw limits (`-nolimits` off).
+    pub limits: bool,
+    /// The threads its search runs on (`@N`).
+    pub threads: usize,
+}
+
+impl Default for Switches {
+    fn default() -> Switches {
+        let s = Searcher::new(1024);
+        Switches {
+            repetitions: s.repetitions,
+            progress: s.progress,
+            reductions: s.reductions,
+            null_moves: s.null_moves,
+            limits: true,
+            threads: s.threads,
+        }
+    }
+}
+
+/// Each suffix, what it sets, and how the contender's name says it.
+const SUFFIXES: [(&str, fn(&mut Switches), &str); 5] = [
+    ("-norep", |s| s.repetitions = false, " (no repetitions)"),
+    ("-prog", |s| s.progress = true, " (progress)"),
+    ("-nolmr", |s| s.reductions = false, " (no reductions)"),
+    ("-nonull", |s| s.null_moves = false, " (no null moves)"),
+    (
+        "-nolimits",
+        |s| s.limits = false,
+        " (blind to the draw limits)",
+    ),
+];
+
+impl Switches {
+    /// Sets `searcher` so.
+    fn apply(&self, searcher: &mut Searcher) {
+        searcher.repetitions = self.repetitions;
+        searcher.progress = self.progress;
+        searcher.reductions = self.reductions;
+        searcher.null_moves = self.null_moves;
+        searcher.threads = self.threads;
+        searcher.draw_limits = if self.limits {
+            DrawLimits::MATCH
+        } else {
+            DrawLimits::default()
+        };
+    }
+
+    /// What the name adds to the level's for these switches: the words of each suffix whose
+    /// setting they have (each suffix sets a value other than the default).
+    fn describe(&self) -> String {
+        let mut name = String::new();
+        for (_, set, words) in SUFFIXES {
+            let mut with = *self;
+            set(&mut with);
+            if with == *self {
+                name += words;
+            }
+        }
+        if self.threads > 1 {
+            name += &format!(" on {} threads", self.threads);
+        }
+        name
+    }
+}
+
 impl Contender {
     fn name(&self) -> String {
         match self {
-            Contender::Level {
-                level,
-                repetitions,
-                progress,
-                reductions,
-                threads,
-            } => {
-                let mut name = level.name().to_string();
-                if !repetitions {
-                    name += " (no repetitions)";
-                }
-                if *progress {
-                    name += " (progress)";
-                }
-                if !reductions {
-                    name += " (no reductions)";
-                }
-                if *threads > 1 {
-                    name += &format!(" on {threads} threads");
-                }
-                name
-            }
+            Contender::Level { level, switches } => level.name().to_string() + &switches.describe(),
             Contender::Engine(cmd) => format!("engine '{cmd}'"),
         }
     }
 }
 
-/// `master`, `master-norep` (the search blind to repetitions), `master-prog` (with the fading
-/// of quiet positions), `master-nolmr` (without late-move reductions), `master@2` (on two
-/// threads), `engine:COMMAND`.
+/// `master`, with any of the suffixes `-norep` (the search blind to repetitions), `-prog`
+/// (with the fading of quiet positions), `-nolmr` (without late-move reductions), `-nonull`
+/// (without null moves), `-nolimits` (blind to the match's draw limits), then `@N` (on N
+/// threads); or `engine:COMMAND`.
 impl std::str::FromStr for Contender {
     type Err = String;
     fn from_str(s: &str) -> Result<Contender, String> {
@@ -73,6 +127,7 @@ impl std::str::FromStr for Contender {
                 cmd => Ok(Contender::Engine(cmd.to_string())),
             };
         }
+        let mut switches = Switches::default();
         let (s, threads) = match s.split_once('@') {
             Some((name, n)) => (
                 name,
@@ -89,41 +144,41 @@ impl std::str::FromStr for Contender {
             ),
             None => (s, 1),
         };
-        let (mut name, mut repetitions, mut progress, mut reductions) = (s, true, false, true);
-        loop {
-            if let Some(rest) = name.strip_suffix("-norep") {
-                (name, repetitions) = (rest, false);
-            } else if let Some(rest) = name.strip_suffix("-prog") {
-                (name, progress) = (rest, true);
-            } else if let Some(rest) = name.strip_suffix("-nolmr") {
-                (name, reductions) = (rest, false);
-            } else {
-                break;
+        switches.threads = threads;
+        let mut name = s;
+        'strip: loop {
+            for (suffix, set, _) in SUFFIXES {
+                if let Some(rest) = name.strip_suffix(suffix) {
+                    set(&mut switches);
+                    name = rest;
+                    continue 'strip;
+                }
             }
+            break;
         }
         let level = name.parse().map_err(|e: khet_engine::ParseNameError| {
             format!(
-                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, @N for N threads"
+                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -nonull without null moves, -nolimits blind to the draw limits, @N for N threads"
             )
         })?;
-        Ok(Contender::Level {
-            level,
-            repetitions,
-            progress,
-            reductions,
-            threads,
-        })
+        Ok(Contender::Level { level, switches })
     }
 }
 
-/// An external engine process.
+/// An external engine process, its output read by a thread of its own so that an engine that
+/// stops answering ends the match with a reason instead of hanging it.
 struct External {
     child: Child,
     stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    lines: mpsc::Receiver<String>,
 }
 
+/// How long an engine may take beyond the time it was given, or to start.
+const GRACE: Duration = Duration::from_secs(10);
+
 impl External {
+    /// Starts `cmd` and checks that it reads commands (Khet2-AI's protocol has no handshake, so
+    /// this asks for the first move of a game and waits for the answer).
     fn start(cmd: &str) -> Result<External, String> {
         let mut child = Command::new("sh")
             .args(["-c", cmd])
@@ -134,13 +189,22 @@ impl External {
             .map_err(|e| format!("cannot start '{cmd}': {e}"))?;
         let stdin = child.stdin.take().ok_or("no stdin")?;
         let stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
         let mut e = External {
             child,
             stdin,
-            stdout,
+            lines,
         };
-        e.send("uci")?;
-        e.wait_for("uciok")?;
+        e.choose("classic", &[], Duration::from_millis(10))
+            .map_err(|err| format!("'{cmd}' does not play: {err}"))?;
         Ok(e)
     }
 
@@ -150,22 +214,29 @@ impl External {
             .map_err(|e| format!("engine gone: {e}"))
     }
 
-    fn wait_for(&mut self, prefix: &str) -> Result<String, String> {
-        let mut line = String::new();
+    /// The first line that starts with `prefix`, within `wait`.
+    fn wait_for(&mut self, prefix: &str, wait: Duration) -> Result<String, String> {
+        let end = std::time::Instant::now() + wait;
         loop {
-            line.clear();
-            if self
-                .stdout
-                .read_line(&mut line)
-                .map_err(|e| e.to_string())?
-                == 0
-            {
-                return Err(format!("the engine closed before answering '{prefix}'"));
-            }
-            if line.trim_start().starts_with(prefix) {
-                return Ok(line.trim().to_string());
+            let left = end.saturating_duration_since(std::time::Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.trim_start().starts_with(prefix) => {
+                    return Ok(line.trim().to_string());
+                }
+                Ok(_) => {}
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    return Err(format!("no '{prefix}' within {} s", wait.as_secs()));
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(format!("the engine closed before answering '{prefix}'"));
+                }
             }
         }
+    }
+
+    /// A new game: the engine forgets what it learned.
+    fn new_game(&mut self) -> Result<(), String> {
+        self.send("newgame")
     }
 
     /// Asks for a move in `setup` after `moves`, in the form without the word `moves` that the
@@ -183,7 +254,7 @@ impl External {
         };
         self.send(format!("position {start} {}", moves.join(" ")).trim_end())?;
         self.send(&format!("go movetime {}", movetime.as_millis()))?;
-        let line = self.wait_for("bestmove")?;
+        let line = self.wait_for("bestmove", movetime + GRACE)?;
         Ok(line.split_whitespace().nth(1).unwrap_or("none").to_string())
     }
 }
@@ -196,8 +267,40 @@ impl Drop for External {
     }
 }
 
-/// A game that reaches this many plies is drawn.
-const MAX_PLIES: usize = 200;
+/// A match's draws beyond the rule books (which have none): 200 plies, and 100 plies without
+/// a capture, as Khet2-AI plays.
+const LIMITS: DrawLimits = DrawLimits::MATCH;
+
+/// Plies at the end of `game` in which no shot removed a piece.
+fn quiet_plies(game: &Game) -> u32 {
+    game.turns()
+        .iter()
+        .rev()
+        .take_while(|t| t.shot.hits.is_empty())
+        .count() as u32
+}
+
+/// Whether a match's game has ended: won, drawn by the rules, a limit or a repetition.
+fn finished(game: &Game) -> bool {
+    game.is_over()
+        || LIMITS.reached(game.turns().len() as u32, quiet_plies(game))
+        || game.can_claim_draw()
+}
+
+/// Why a game not won ended: `[0]` repetition, `[1]` the move limit, `[2]` the plies without a
+/// capture.
+const CAUSES: [&str; 3] = ["by repetition", "at the move limit", "without a capture"];
+
+/// The index in [`CAUSES`] of why `game`, not won, ended.
+fn draw_cause(game: &Game) -> usize {
+    if game.can_claim_draw() {
+        0
+    } else if LIMITS.reached(game.turns().len() as u32, 0) {
+        1
+    } else {
+        2
+    }
+}
 
 /// A draw in which one side led by at least this much material (a Pyramid) was a win let slip.
 const LEAD: i32 = 100;
@@ -233,9 +336,9 @@ struct Tally {
     wins: u32,
     draws: u32,
     losses: u32,
-    /// Draws in which `a` (index 0) or `b` (1) was a Pyramid or more ahead: by repetition
-    /// (`[0]`), at the move limit (`[1]`).
-    draws_led: [[u32; 2]; 2],
+    /// Draws in which `a` (index 0) or `b` (1) was a Pyramid or more ahead, by cause (see
+    /// [`CAUSES`]).
+    draws_led: [[u32; 2]; 3],
     results: Vec<f64>,
 }
 
@@ -402,8 +505,11 @@ impl Players<'_> {
     ) -> Result<Outcome, Failure> {
         let mut rng = Rng::new(seed);
         self.searchers.iter_mut().for_each(Searcher::clear);
+        for engine in self.engines.iter_mut().flatten() {
+            engine.new_game()?;
+        }
         let mut forfeit: Option<Color> = None;
-        while !game.is_over() && game.turns().len() < MAX_PLIES && !game.can_claim_draw() {
+        while !finished(&game) {
             let mover = game.side_to_move();
             let i = usize::from(mover != a_color);
             let contender = self.contenders[i];
@@ -420,7 +526,7 @@ impl Players<'_> {
                         Ok(mv) => Some(mv),
                         Err(e) => {
                             out.now(format_args!(
-                                "{} answered '{text}': {e}; it forfeits",
+                                "{} answered '{text}' in a game not over ({e}): it resigns",
                                 contender.name()
                             ))?;
                             forfeit = Some(mover);
@@ -443,7 +549,7 @@ impl Players<'_> {
             _ => {
                 let m = material(game.position());
                 let a_lead = m[a_color.index()] - m[a_color.other().index()];
-                let cause = usize::from(!game.can_claim_draw());
+                let cause = draw_cause(&game);
                 if a_lead >= LEAD {
                     draw_led = Some((0, cause));
                 } else if -a_lead >= LEAD {
@@ -456,8 +562,7 @@ impl Players<'_> {
             score,
             text: match game.result() {
                 Some(r) => r.to_string(),
-                None if game.can_claim_draw() => "draw by repetition".into(),
-                None => "draw at the move limit".into(),
+                None => format!("draw {}", CAUSES[draw_cause(&game)]),
             },
             plies: game.turns().len(),
             draw_led,
@@ -483,18 +588,7 @@ pub fn play_match(
     for (i, c) in [a, b].into_iter().enumerate() {
         match c {
             Contender::Engine(cmd) => players.engines[i] = Some(External::start(cmd)?),
-            Contender::Level {
-                repetitions,
-                progress,
-                reductions,
-                threads,
-                ..
-            } => {
-                players.searchers[i].repetitions = *repetitions;
-                players.searchers[i].progress = *progress;
-                players.searchers[i].reductions = *reductions;
-                players.searchers[i].threads = *threads;
-            }
+            Contender::Level { switches, .. } => switches.apply(&mut players.searchers[i]),
         }
     }
     let mut pairs: Vec<f64> = Vec::new();
@@ -572,16 +666,22 @@ pub fn play_match(
             test.llr(&pairs)
         );
     }
-    let [rep, limit] = tally.draws_led;
+    let led = |side: usize| {
+        let by: Vec<String> = CAUSES
+            .iter()
+            .zip(tally.draws_led)
+            .map(|(cause, n)| format!("{} {cause}", n[side]))
+            .collect();
+        let total: u32 = tally.draws_led.iter().map(|n| n[side]).sum();
+        format!("{total} ({})", by.join(", "))
+    };
     say!(
         out,
-        "drawn while a Pyramid or more ahead: {} by {} ({} by repetition), {} by {} ({} by repetition)",
-        rep[0] + limit[0],
+        "drawn while a Pyramid or more ahead: {} by {}, {} by {}",
+        led(0),
         a.name(),
-        rep[0],
-        rep[1] + limit[1],
-        b.name(),
-        rep[1]
+        led(1),
+        b.name()
     );
     Ok(())
 }
@@ -602,7 +702,9 @@ fn weighted_game(
     let mut sb = Searcher::new(1 << 16);
     sa.weights = a;
     sb.weights = b;
-    while !game.is_over() && game.turns().len() < MAX_PLIES && !game.can_claim_draw() {
+    sa.draw_limits = LIMITS;
+    sb.draw_limits = LIMITS;
+    while !finished(&game) {
         let mv = if game.turns().len() < random_plies {
             rng.pick(&game.legal_moves())
         } else {
@@ -720,16 +822,16 @@ mod tests {
     }
 
     #[test]
-    fn contenders_name_their_threads() {
+    fn contenders_name_their_threads_and_switches() {
         let c: Contender = "master@2".parse().unwrap();
         assert_eq!(
             c,
             Contender::Level {
                 level: Level::Master,
-                repetitions: true,
-                progress: false,
-                reductions: true,
-                threads: 2
+                switches: Switches {
+                    threads: 2,
+                    ..Switches::default()
+                }
             }
         );
         assert_eq!(c.name(), "Master on 2 threads");
@@ -742,6 +844,23 @@ mod tests {
         assert_eq!(
             "master-prog-norep@3".parse::<Contender>().map(|c| c.name()),
             Ok("Master (no repetitions) (progress) on 3 threads".to_string())
+        );
+        let Ok(Contender::Level { switches, .. }) = "master-nonull-nolimits".parse() else {
+            panic!("a level");
+        };
+        assert!(!switches.null_moves && !switches.limits && switches.reductions);
+        let mut searcher = Searcher::new(1024);
+        switches.apply(&mut searcher);
+        assert!(!searcher.null_moves);
+        assert_eq!(searcher.draw_limits, DrawLimits::default());
+        Switches::default().apply(&mut searcher);
+        assert!(searcher.null_moves);
+        assert_eq!(searcher.draw_limits, DrawLimits::MATCH);
+        assert!(
+            "master-nosuch"
+                .parse::<Contender>()
+                .unwrap_err()
+                .contains("-nonull")
         );
     }
 

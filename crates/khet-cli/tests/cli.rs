@@ -146,6 +146,16 @@ fn search_and_match_commands() {
     let (code, _, err) = run(&["match", "--a", "grandmaster"]);
     assert_eq!(code, 2);
     assert!(err.contains("is not a level"), "{err}");
+    // An engine that does not play ends the match with the reason, at once, without hanging.
+    let (code, _, err) = run(&["match", "--b", "engine:true", "--games", "2"]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("'true' does not play")
+            && (err.contains("closed before answering") || err.contains("engine gone")),
+        "{err}"
+    );
+    // The summary names the causes of the draws a side led.
+    assert!(out.contains("without a capture"), "{out}");
 }
 
 const CLASSIC: &str =

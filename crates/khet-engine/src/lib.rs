@@ -90,7 +90,7 @@ pub use position::{Position, Problem, reserved_for, sphinx_square};
 pub use record::{Record, RecordClock, RecordError};
 pub use rng::Rng;
 pub use rules::{Edition, NoMoves, Rules, SwapLanding};
-pub use search::{Limits, Report, Score, SearchResult, Searcher};
+pub use search::{DrawLimits, Limits, Report, Score, SearchResult, Searcher};
 pub use setup::{
     Setup, SetupError, SetupErrors, SetupPiece, UnknownSetup, catalogue, catalogue_names,
 };

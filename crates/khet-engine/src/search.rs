@@ -23,6 +23,20 @@
 //! test accepted H0 after 192 games, −13 ± 33 Elo, and it drew as many games while ahead (36
 //! against 37): it is not used.
 //!
+//! Null moves ([`Searcher::null_moves`]): away from the root, where the side to move already
+//! stands at or above beta, it passes (no move, no shot) and the opponent's reply is searched
+//! [`null_reduction`] plies shallower; if that still fails high, so would a real move, and the
+//! node is cut. Khet has no zugzwang worth the name (a piece can always turn), so a pass is
+//! the lower bound it is in chess. Never twice in a row, and never to prove a Pharaoh hit. The
+//! reduced reply can miss a deep threat, so a forced Pharaoh hit may come an iteration or two
+//! later than its length; a search for one ([`Limits::mate`]) makes no null moves.
+//!
+//! Draw limits ([`Searcher::draw_limits`], none by default): the rule books have no move limit
+//! and no no-capture rule, but matches (and Khet2-AI) draw a game at a move limit or after a
+//! run of plies without a capture. A search told of them scores a line that reaches one as a
+//! draw, so a side that is ahead takes its material before the limit, and one that is behind
+//! plays for it.
+//!
 //! Threads ([`Searcher::threads`]): Lazy SMP. Helper threads search the same root, every other
 //! one starting a ply deeper, on the one transposition table (lock-free, see `tt`); what they
 //! store orders this thread's moves and cuts its tree off, so it reaches a depth sooner. This
@@ -45,6 +59,10 @@ const MAX_PLY: usize = 64;
 pub const PROGRESS_PLIES: u32 = 100;
 /// Moves searched in full before the late ones may be reduced.
 const LATE_MOVES: usize = 3;
+/// A null move's reply is searched this much shallower at `depth`, on top of the ply it uses.
+pub fn null_reduction(depth: i32) -> i32 {
+    2 + depth / 6
+}
 /// The most threads a search runs.
 pub const MAX_THREADS: usize = 256;
 const INF: i32 = WIN + 1000;
@@ -80,6 +98,28 @@ impl Limits {
             time: Some(time),
             ..Limits::default()
         }
+    }
+}
+
+/// Draws that the rules of the game being played add to the rule books' (see the module docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DrawLimits {
+    /// A game is drawn when it reaches this many plies.
+    pub plies: Option<u32>,
+    /// A game is drawn after this many plies in a row in which no shot removed a piece.
+    pub quiet_plies: Option<u32>,
+}
+
+impl DrawLimits {
+    /// The limits of matches and of Khet2-AI: 200 plies, and 100 plies without a capture.
+    pub const MATCH: DrawLimits = DrawLimits {
+        plies: Some(200),
+        quiet_plies: Some(100),
+    };
+
+    /// Whether a game `plies` long, the last `quiet` of them without a capture, is drawn.
+    pub fn reached(&self, plies: u32, quiet: u32) -> bool {
+        self.plies.is_some_and(|n| plies >= n) || self.quiet_plies.is_some_and(|n| quiet >= n)
     }
 }
 
@@ -201,8 +241,20 @@ pub struct Searcher {
     pub progress: bool,
     /// Whether late quiet moves are first searched a ply shallower (late-move reductions).
     pub reductions: bool,
+    /// Whether a side to move that already stands at or above beta may pass to prove it (see
+    /// the module docs).
+    pub null_moves: bool,
+    /// Draws by a move limit or a run without captures, as the game being played counts them.
+    pub draw_limits: DrawLimits,
+    /// Plies of the game before the root.
+    root_plies: u32,
+    /// This search looks for a forced Pharaoh hit ([`Limits::mate`]): no null moves, which can
+    /// hide one at a given depth.
+    exact: bool,
     /// Plies since the last capture at each ply of the current line.
     quiet: [u32; MAX_PLY],
+    /// Whether the move into each ply of the current line was a pass (a null move).
+    passed: [bool; MAX_PLY],
     /// Threads searching at once, 1 (the default) to [`MAX_THREADS`]: see the module docs.
     pub threads: usize,
     /// Nodes the helper threads of the running search have counted so far.
@@ -247,6 +299,11 @@ impl Searcher {
             game_history: Vec::new(),
             path: [0; MAX_PLY],
             quiet: [0; MAX_PLY],
+            passed: [false; MAX_PLY],
+            null_moves: true,
+            draw_limits: DrawLimits::default(),
+            root_plies: 0,
+            exact: false,
             // Off: a sequential test found no gain (see the module docs).
             progress: false,
             reductions: true,
@@ -314,12 +371,14 @@ impl Searcher {
         self.set_history(game);
         let result = self.search_from(game.position(), limits, report);
         self.game_history.clear();
+        self.root_plies = 0;
         result
     }
 
     /// Keeps the arrangements of `game` since its last capture, before its current position.
     fn set_history(&mut self, game: &Game) {
         self.game_history.clear();
+        self.root_plies = game.turns().len() as u32;
         let positions = game.positions();
         // `turns[i]` leads from `positions[i]` to `positions[i + 1]`.
         for (i, turn) in game.turns().iter().enumerate().rev() {
@@ -340,6 +399,7 @@ impl Searcher {
         report: impl FnMut(&Report),
     ) -> SearchResult {
         self.game_history.clear();
+        self.root_plies = 0;
         self.search_from(position, limits, report)
     }
 
@@ -354,9 +414,11 @@ impl Searcher {
         self.aborted = false;
         self.deadline = limits.time.map(|t| start + t);
         self.node_limit = limits.nodes;
+        self.exact = limits.mate.is_some();
         self.root_side = position.side_to_move();
         self.age = self.age.wrapping_add(1);
         self.quiet[0] = self.game_history.len() as u32;
+        self.passed[0] = false;
         self.helper_nodes.store(0, Ordering::Relaxed);
         if self.threads <= 1 || position.legal_moves().is_empty() {
             return self.iterate(position, limits, start, &mut report);
@@ -394,6 +456,11 @@ impl Searcher {
             game_history: self.game_history.clone(),
             path: [0; MAX_PLY],
             quiet: self.quiet,
+            passed: [false; MAX_PLY],
+            null_moves: self.null_moves,
+            draw_limits: self.draw_limits,
+            root_plies: self.root_plies,
+            exact: self.exact,
             progress: self.progress,
             reductions: self.reductions,
             root_side: self.root_side,
@@ -527,6 +594,7 @@ impl Searcher {
         self.age = self.age.wrapping_add(1);
         self.path[0] = position.arrangement_hash();
         self.quiet[0] = self.game_history.len() as u32;
+        self.passed[0] = false;
         let mut out = Vec::new();
         for mv in position.legal_moves() {
             let mut child = *position;
@@ -539,12 +607,14 @@ impl Searcher {
                     } else {
                         self.quiet[0] + 1
                     };
+                    self.passed[1] = false;
                     -self.negamax(&child, depth as i32 - 1, -INF, INF, 1)
                 }
             };
             out.push((mv, score));
         }
         self.game_history.clear();
+        self.root_plies = 0;
         out
     }
 
@@ -588,6 +658,13 @@ impl Searcher {
         if ply > 0 && self.repetitions && self.repeats(hash, ply) {
             return self.draw_score(p.side_to_move());
         }
+        if ply > 0
+            && self
+                .draw_limits
+                .reached(self.root_plies + ply as u32, self.quiet[ply])
+        {
+            return self.draw_score(p.side_to_move());
+        }
         self.path[ply] = hash;
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return if self.quiescence {
@@ -609,6 +686,9 @@ impl Searcher {
                 UPPER if s <= alpha => return s,
                 _ => {}
             }
+        }
+        if let Some(score) = self.null_move(p, depth, beta, ply) {
+            return score;
         }
         let side = p.side_to_move();
         // Make every child: what each shot hits orders the moves.
@@ -651,6 +731,7 @@ impl Searcher {
         let mut best_move = None;
         for (i, (order, mv, child, terminal, captured)) in children.iter().enumerate() {
             self.quiet[ply + 1] = if *captured { 0 } else { self.quiet[ply] + 1 };
+            self.passed[ply + 1] = false;
             let score = if *terminal != i32::MIN {
                 *terminal
             } else if i == 0 {
@@ -712,6 +793,32 @@ impl Searcher {
         };
         self.store(slot, key, best_move, best, depth, bound);
         best
+    }
+
+    /// A null move (see the module docs): the node's cut-off score if passing already reaches
+    /// `beta`.
+    fn null_move(&mut self, p: &Position, depth: i32, beta: i32, ply: usize) -> Option<i32> {
+        if !self.null_moves
+            || self.exact
+            || ply == 0
+            || depth < 3
+            || self.passed[ply]
+            || beta.abs() >= WIN - MAX_PLY as i32
+            || self.fade(evaluate_with(p, &self.weights), ply) < beta
+        {
+            return None;
+        }
+        let mut passed = *p;
+        passed.set_side_to_move(p.side_to_move().other());
+        // The arrangement stays: the pass itself is no repetition, what follows it may be.
+        let hash = self.path[ply];
+        self.path[ply] = !hash;
+        self.quiet[ply + 1] = self.quiet[ply] + 1;
+        self.passed[ply + 1] = true;
+        let reduced = (depth - 1 - null_reduction(depth)).max(0);
+        let score = -self.negamax(&passed, reduced, -beta, -beta + 1, ply + 1);
+        self.path[ply] = hash;
+        (!self.aborted && score >= beta).then_some(beta)
     }
 
     fn store(&self, slot: usize, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: u8) {

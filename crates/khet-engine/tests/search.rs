@@ -541,3 +541,79 @@ fn threads_agree_with_one_thread_where_the_answer_is_forced() {
         assert!(p.is_legal(r.best.expect("a move")), "{name}");
     }
 }
+
+/// Null moves prune only what passing proves, but the reduced reply to a pass can miss a deep
+/// threat: the forced wins of the shipped puzzles in one to three moves are all found, the
+/// same first move and the same length, at most two plies later with null moves than without;
+/// and a search for a forced win (`go mate`) makes none, so finds each at its length.
+#[test]
+fn null_moves_keep_every_forced_win() {
+    let book = shipped_puzzles();
+    let mut compared = 0;
+    for puzzle in book.puzzles.iter().filter(|p| p.moves <= 3) {
+        let p = puzzle.start().expect("its position");
+        let plies = 2 * puzzle.moves - 1;
+        let search = |null_moves: bool, limits: Limits| {
+            let mut s = Searcher::new(1 << 16);
+            s.null_moves = null_moves;
+            s.search(&p, limits, |_| {})
+        };
+        let without = search(false, depth(plies));
+        assert_eq!(
+            without.best.map(|m| m.to_string()).as_deref(),
+            Some(puzzle.solution[0].as_str()),
+            "{}",
+            puzzle.name
+        );
+        let later = search(true, depth(plies + 2));
+        let exact = search(
+            true,
+            Limits {
+                mate: Some(puzzle.moves),
+                ..Limits::default()
+            },
+        );
+        for (with, how) in [(later, "two plies later"), (exact, "a mate search")] {
+            assert_eq!(
+                (with.best, with.score),
+                (without.best, without.score),
+                "{}: {how}",
+                puzzle.name
+            );
+        }
+        compared += 1;
+    }
+    assert!(compared >= 24, "{compared}");
+}
+
+/// A search told of the match's draw limits scores a line that reaches one as a draw (less
+/// the contempt, for the side searching): from the setup, with the move limit one ply away or
+/// a no-capture limit of one ply (no first move captures anything), every line is drawn.
+#[test]
+fn the_draw_limits_score_a_line_that_reaches_one_as_a_draw() {
+    let mut game = Game::new(setup("classic").position);
+    game.play_text("j4j3").unwrap();
+    assert!(game.turns()[0].shot.hits.is_empty(), "a quiet first move");
+    let plies = game.turns().len() as u32;
+    let score = |limits: DrawLimits| {
+        let mut s = Searcher::new(1 << 16);
+        s.draw_limits = limits;
+        s.search_game(&game, depth(3), |_| {}).score
+    };
+    let free = score(DrawLimits::default());
+    assert_ne!(free, -DEFAULT_CONTEMPT, "a line searched on");
+    for limits in [
+        DrawLimits {
+            plies: Some(plies + 1),
+            quiet_plies: None,
+        },
+        DrawLimits {
+            plies: None,
+            quiet_plies: Some(2),
+        },
+    ] {
+        assert_eq!(score(limits), -DEFAULT_CONTEMPT, "{limits:?}");
+    }
+    // Limits beyond the search's reach change nothing.
+    assert_eq!(score(DrawLimits::MATCH), free);
+}
