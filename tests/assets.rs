@@ -25,10 +25,35 @@ fn assets_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets")
 }
 
+/// A scratch folder under the system's temporary folder, removed when dropped (also when the
+/// test fails), so that runs leave nothing behind.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let d = std::env::temp_dir().join(format!("khet-assets-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        Scratch(d)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A copy of the assets folder to break things in.
-fn copy_of_assets(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("khet-assets-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
+fn copy_of_assets(name: &str) -> Scratch {
+    let d = Scratch::new(name);
     for sub in ["models", "sounds"] {
         std::fs::create_dir_all(d.join(sub)).unwrap();
         for f in std::fs::read_dir(assets_dir().join(sub)).unwrap() {
@@ -176,9 +201,7 @@ fn every_asset_the_game_refers_to_is_there_and_reads() {
 #[test]
 fn the_models_and_sounds_come_from_the_program_itself() {
     // An asset folder with nothing in it, as for a copied or installed program.
-    let empty = std::env::temp_dir().join(format!("khet-assets-none-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&empty);
-    std::fs::create_dir_all(&empty).unwrap();
+    let empty = Scratch::new("none");
     let mut app = app_with(&empty);
     let mut news = settle(&mut app);
     assert!(
@@ -210,7 +233,6 @@ fn the_models_and_sounds_come_from_the_program_itself() {
     );
     assert!(app.world().resource::<Failures>().0.is_empty());
     assert_eq!(piece_models(&mut app), 26);
-    let _ = std::fs::remove_dir_all(&empty);
 }
 
 #[test]
