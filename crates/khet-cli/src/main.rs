@@ -149,6 +149,9 @@ enum Command {
         /// sides); 4 by default with --sprt, else 0
         #[arg(long)]
         opening_plies: Option<usize>,
+        /// A folder to keep each game's record in (game-N.ron; `replay` reads them)
+        #[arg(long)]
+        records: Option<PathBuf>,
     },
     /// Tune the evaluation's weights from self-play positions by Texel's method (prints them)
     Texel {
@@ -295,12 +298,14 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             movetime,
             sprt,
             opening_plies,
+            records,
         } => {
             let plan = matches::MatchPlan {
                 games,
                 movetime: std::time::Duration::from_millis(movetime),
                 opening_plies: opening_plies.unwrap_or(if sprt.is_some() { 4 } else { 0 }),
                 sprt,
+                records,
             };
             matches::play_match(&a, &b, &plan, out)
         }

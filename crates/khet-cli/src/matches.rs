@@ -280,6 +280,17 @@ fn quiet_plies(game: &Game) -> u32 {
         .count() as u32
 }
 
+/// Writes game `n`'s record into `dir` as `game-N.ron`, whole or not at all (a temporary file
+/// renamed).
+fn keep_record(dir: &std::path::Path, n: u32, setup: &str, game: &Game) -> Result<(), String> {
+    let path = dir.join(format!("game-{n}.ron"));
+    let tmp = dir.join(format!(".game-{n}.ron.tmp"));
+    std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(&tmp, khet_engine::Record::from_game(game, setup).to_ron()))
+        .and_then(|()| std::fs::rename(&tmp, &path))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// Whether a match's game has ended: won, drawn by the rules, a limit or a repetition.
 fn finished(game: &Game) -> bool {
     game.is_over()
@@ -353,6 +364,9 @@ pub struct MatchPlan {
     pub opening_plies: usize,
     /// A sequential probability ratio test, if one decides when to stop.
     pub sprt: Option<Sprt>,
+    /// A folder to keep each game's record in (`game-N.ron`, which `khet-engine replay` and the
+    /// game's Open screen read), to go through the games afterwards.
+    pub records: Option<std::path::PathBuf>,
 }
 
 /// A sequential probability ratio test of "`a` is `elo1` stronger" against "`a` is `elo0`
@@ -487,9 +501,11 @@ struct Outcome {
     score: f64,
     text: String,
     plies: usize,
-    /// A draw in which `a` (0) or `b` (1) was a Pyramid or more ahead, and whether it was by
-    /// repetition (0) or at the move limit (1).
+    /// A draw in which `a` (0) or `b` (1) was a Pyramid or more ahead, and its cause (an index
+    /// in [`CAUSES`]).
     draw_led: Option<(usize, usize)>,
+    /// The game as played.
+    game: Game,
 }
 
 impl Players<'_> {
@@ -525,8 +541,14 @@ impl Players<'_> {
                     match game.position().parse_move(&text) {
                         Ok(mv) => Some(mv),
                         Err(e) => {
+                            // Khet2-AI answers `none` when it sees every move lose.
+                            let why = if text == "none" {
+                                String::new()
+                            } else {
+                                format!(" ({e})")
+                            };
                             out.now(format_args!(
-                                "{} answered '{text}' in a game not over ({e}): it resigns",
+                                "{} answered '{text}' in a game not over{why}: it resigns",
                                 contender.name()
                             ))?;
                             forfeit = Some(mover);
@@ -566,6 +588,7 @@ impl Players<'_> {
             },
             plies: game.turns().len(),
             draw_led,
+            game,
         })
     }
 }
@@ -612,6 +635,9 @@ pub fn play_match(
             tally.draws_led[cause][side] += 1;
         }
         tally.results.push(o.score);
+        if let Some(dir) = &plan.records {
+            keep_record(dir, g + 1, setup, &o.game)?;
+        }
         out.now(format_args!(
             "game {} ({setup}{}, {} plays {a_color}): {} after {} plies",
             g + 1,

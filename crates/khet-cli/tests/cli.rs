@@ -89,6 +89,8 @@ fn search_and_match_commands() {
             .is_some_and(|l| l.starts_with("bestmove ")),
         "{out}"
     );
+    let records = std::env::temp_dir().join(format!("khet-cli-records-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&records);
     let (code, out, _) = run(&[
         "match",
         "--a",
@@ -99,12 +101,31 @@ fn search_and_match_commands() {
         "2",
         "--movetime",
         "20",
+        "--records",
+        records.to_str().expect("a UTF-8 path"),
     ]);
     assert_eq!(code, 0, "{out}");
     assert!(
         out.contains("Casual vs Beginner:") && out.contains("over 2 games"),
         "{out}"
     );
+    // Each game's record is kept and replays to the game the match reported.
+    for n in 1..=2 {
+        let file = records.join(format!("game-{n}.ron"));
+        let (code, replayed, err) = run(&["replay", file.to_str().expect("a UTF-8 path")]);
+        assert_eq!(code, 0, "{err}");
+        let plies = out
+            .lines()
+            .find(|l| l.starts_with(&format!("game {n} ")))
+            .and_then(|l| l.split("after ").last())
+            .and_then(|l| l.split(' ').next())
+            .expect("the game's line");
+        assert!(
+            replayed.contains(&format!("{plies}. ")),
+            "game {n}, {plies} plies: {replayed}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&records);
     // An external engine speaking the protocol: our own, as a separate process.
     let engine = format!("engine:{} uci", env!("CARGO_BIN_EXE_khet-engine"));
     let (code, out, err) = run(&[
