@@ -98,9 +98,9 @@ fn the_real_window_plays_online() {
         changed(&lobby, &game, panel) > 3000,
         "the table's panel looks like the Online screen"
     );
-    // The opponent-gone notice appears over the board, centre top below the clocks, where the
+    // The opponent-gone notice appears over the board, top right below the clocks, where the
     // game picture had the board; elsewhere on the board little changes.
-    let notice = (440, 70, 1100, 240);
+    let notice = (900, 60, 1280, 240);
     let appeared = changed(&game, &gone, notice);
     assert!(
         appeared > 4000,
@@ -134,6 +134,13 @@ fn the_real_window_plays_online() {
     assert!(
         text > 300,
         "the notice has no text ({text} more grey pixels)"
+    );
+    // The "Online game" window at the top left stays whole: the notice does not cover it.
+    let players = (310, 10, 650, 105);
+    let covered = changed(&game, &gone, players);
+    assert!(
+        covered < 50,
+        "the notice covers the Online game window ({covered} pixels changed)"
     );
     let board_low = (440, 450, 1100, 780);
     let elsewhere = changed(&game, &gone, board_low);

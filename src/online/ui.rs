@@ -468,11 +468,12 @@ fn opponent_gone(
     frames.within(std::time::Duration::from_millis(
         1000 - u64::from(gone.subsec_millis()),
     ));
-    // Below the clocks, which stay in view.
+    // Top right, below the clocks' line, which stay in view: centred, it covered the corner of
+    // the "Online game" window at the top left.
     crate::theme::dialog(
         "Opponent gone",
-        egui::Align2::CENTER_TOP,
-        [0.0, 70.0],
+        egui::Align2::RIGHT_TOP,
+        [-10.0, 70.0],
         &space,
     )
     .show(contexts.ctx_mut()?, |ui| {
