@@ -39,7 +39,8 @@ pub struct Switches {
     pub reductions: bool,
     /// Whether its search tries null moves (`-nonull` off).
     pub null_moves: bool,
-    /// Whether its search knows the match's draw limits (`-nolimits` off).
+    /// Whether its search knows the match's draw limits (`-limits` on: its sequential test
+    /// accepted H0, so it is off).
     pub limits: bool,
     /// The threads its search runs on (`@N`).
     pub threads: usize,
@@ -53,7 +54,7 @@ impl Default for Switches {
             progress: s.progress,
             reductions: s.reductions,
             null_moves: s.null_moves,
-            limits: true,
+            limits: s.draw_limits != DrawLimits::default(),
             threads: s.threads,
         }
     }
@@ -65,11 +66,7 @@ const SUFFIXES: [(&str, fn(&mut Switches), &str); 5] = [
     ("-prog", |s| s.progress = true, " (progress)"),
     ("-nolmr", |s| s.reductions = false, " (no reductions)"),
     ("-nonull", |s| s.null_moves = false, " (no null moves)"),
-    (
-        "-nolimits",
-        |s| s.limits = false,
-        " (blind to the draw limits)",
-    ),
+    ("-limits", |s| s.limits = true, " (knowing the draw limits)"),
 ];
 
 impl Switches {
@@ -116,7 +113,7 @@ impl Contender {
 
 /// `master`, with any of the suffixes `-norep` (the search blind to repetitions), `-prog`
 /// (with the fading of quiet positions), `-nolmr` (without late-move reductions), `-nonull`
-/// (without null moves), `-nolimits` (blind to the match's draw limits), then `@N` (on N
+/// (without null moves), `-limits` (knowing the match's draw limits), then `@N` (on N
 /// threads); or `engine:COMMAND`.
 impl std::str::FromStr for Contender {
     type Err = String;
@@ -158,7 +155,7 @@ impl std::str::FromStr for Contender {
         }
         let level = name.parse().map_err(|e: khet_engine::ParseNameError| {
             format!(
-                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -nonull without null moves, -nolimits blind to the draw limits, @N for N threads"
+                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -nonull without null moves, -limits knowing the draw limits, @N for N threads"
             )
         })?;
         Ok(Contender::Level { level, switches })
@@ -871,17 +868,17 @@ mod tests {
             "master-prog-norep@3".parse::<Contender>().map(|c| c.name()),
             Ok("Master (no repetitions) (progress) on 3 threads".to_string())
         );
-        let Ok(Contender::Level { switches, .. }) = "master-nonull-nolimits".parse() else {
+        let Ok(Contender::Level { switches, .. }) = "master-nonull-limits".parse() else {
             panic!("a level");
         };
-        assert!(!switches.null_moves && !switches.limits && switches.reductions);
+        assert!(!switches.null_moves && switches.limits && switches.reductions);
         let mut searcher = Searcher::new(1024);
         switches.apply(&mut searcher);
         assert!(!searcher.null_moves);
-        assert_eq!(searcher.draw_limits, DrawLimits::default());
+        assert_eq!(searcher.draw_limits, DrawLimits::MATCH);
         Switches::default().apply(&mut searcher);
         assert!(searcher.null_moves);
-        assert_eq!(searcher.draw_limits, DrawLimits::MATCH);
+        assert_eq!(searcher.draw_limits, DrawLimits::default());
         assert!(
             "master-nosuch"
                 .parse::<Contender>()

@@ -34,8 +34,10 @@
 //! Draw limits ([`Searcher::draw_limits`], none by default): the rule books have no move limit
 //! and no no-capture rule, but matches (and Khet2-AI) draw a game at a move limit or after a
 //! run of plies without a capture. A search told of them scores a line that reaches one as a
-//! draw, so a side that is ahead takes its material before the limit, and one that is behind
-//! plays for it.
+//! draw, meant to make a side that is ahead take its material before the limit. Against the
+//! search without them (100 ms a move) a sequential test accepted H0 after 146 games, −19 ± 37
+//! Elo: it drew no game by the no-capture rule while ahead, but more at the move limit. Matches
+//! leave them off (`-limits` turns them on).
 //!
 //! Threads ([`Searcher::threads`]): Lazy SMP. Helper threads search the same root, every other
 //! one starting a ply deeper, on the one transposition table (lock-free, see `tt`); what they
