@@ -118,6 +118,20 @@ fn shipped_puzzles() -> khet_engine::puzzle::PuzzleBook {
     khet_engine::puzzle::PuzzleBook::from_bytes(&bytes, path).expect("they read")
 }
 
+/// The shipped puzzles in at most `moves` moves, each with its start and the plies of its win.
+fn short_puzzles(moves: u32) -> Vec<(khet_engine::puzzle::Puzzle, Position, u32)> {
+    shipped_puzzles()
+        .puzzles
+        .into_iter()
+        .filter(|p| p.moves <= moves)
+        .map(|puzzle| {
+            let start = puzzle.start().expect("its position");
+            let plies = 2 * puzzle.moves - 1;
+            (puzzle, start, plies)
+        })
+        .collect()
+}
+
 /// The shipped puzzles in one or two moves, checked by brute force, apart from the puzzle
 /// solver that proved them: the stored first move is the only one that wins so soon, and none
 /// wins sooner.
@@ -508,11 +522,8 @@ fn the_hash_option_sizes_the_table() {
 /// between its threads (atomics only: no data race to find).
 #[test]
 fn threads_agree_with_one_thread_where_the_answer_is_forced() {
-    let book = shipped_puzzles();
     let mut compared = 0;
-    for puzzle in book.puzzles.iter().filter(|p| p.moves <= 2) {
-        let p = puzzle.start().expect("its position");
-        let plies = 2 * puzzle.moves - 1;
+    for (puzzle, p, plies) in short_puzzles(2) {
         let one = Searcher::new(1 << 16).search(&p, depth(plies), |_| {});
         for threads in [2, 4] {
             let mut s = Searcher::new(1 << 16);
@@ -548,11 +559,8 @@ fn threads_agree_with_one_thread_where_the_answer_is_forced() {
 /// and a search for a forced win (`go mate`) makes none, so finds each at its length.
 #[test]
 fn null_moves_keep_every_forced_win() {
-    let book = shipped_puzzles();
     let mut compared = 0;
-    for puzzle in book.puzzles.iter().filter(|p| p.moves <= 3) {
-        let p = puzzle.start().expect("its position");
-        let plies = 2 * puzzle.moves - 1;
+    for (puzzle, p, plies) in short_puzzles(3) {
         let search = |null_moves: bool, limits: Limits| {
             let mut s = Searcher::new(1 << 16);
             s.null_moves = null_moves;
