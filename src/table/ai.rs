@@ -13,7 +13,8 @@ use crate::table::{
 use bevy::prelude::*;
 use bevy::tasks::futures::check_ready;
 use bevy::tasks::{AsyncComputeTaskPool, Task};
-use khet_engine::{Game, Level, Limits, Move, Position, Searcher};
+use khet_engine::level::quick_score;
+use khet_engine::{Game, Level, Move, Position, Searcher};
 use khet_engine::{Mode, Player};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -107,13 +108,6 @@ fn stop_on_new_game(
         t.stop.store(true, Ordering::Relaxed);
         commands.remove_resource::<Thinking>();
     }
-}
-
-/// The evaluation of `position` from its side to move, by a short search.
-pub fn quick_score(position: &Position) -> i32 {
-    Searcher::new(1 << 14)
-        .search(position, Limits::depth(3), |_| {})
-        .score
 }
 
 /// What the search is for now, if anything: a draw offer to the computer first, then the

@@ -106,6 +106,8 @@ struct Player {
     /// The opponent's absence as last told, and when.
     gone: Option<(u64, u64, Instant)>,
     claimed: bool,
+    /// The ply at which a repetition was claimed, so a refused claim is not sent again.
+    repetition_claimed: Option<usize>,
     searcher: Searcher,
     rng: Rng,
     strength: Strength,
@@ -171,6 +173,7 @@ pub fn play(online: &Online, out: &mut Out<impl Write>) -> Result<(), Failure> {
         sent: None,
         gone: None,
         claimed: false,
+        repetition_claimed: None,
         searcher: Searcher::default(),
         rng: Rng::new(u64::from(std::process::id())),
         strength: online.strength,
@@ -262,7 +265,13 @@ impl Player {
                         "the server refused our move: {reason}"
                     )));
                 }
-                _ => eprintln!("the server refused: {reason}"),
+                _ => {
+                    eprintln!("the server refused: {reason}");
+                    // A refused claim: play a move instead.
+                    if self.sent.is_some() && self.sent == self.repetition_claimed {
+                        self.sent = None;
+                    }
+                }
             },
             _ => {}
         }
@@ -295,6 +304,19 @@ impl Player {
             (Strength::Level(_), None) => Duration::from_secs(1),
         };
         let game = mirror.game.clone();
+        // Not ahead in a position seen three times: take the draw, as the game's computer
+        // does, rather than shuffle on (the server has no move limit).
+        if self.repetition_claimed != Some(ply)
+            && game.can_claim_draw()
+            && khet_engine::level::quick_score(game.position()) <= 0
+        {
+            self.conn
+                .send(&ClientMsg::ClaimRepetition)
+                .map_err(refused)?;
+            self.sent = Some(ply);
+            self.repetition_claimed = Some(ply);
+            return Ok(());
+        }
         let mv = match self.strength {
             Strength::MoveTime(t) => {
                 self.searcher.quiescence = true;

@@ -5,9 +5,18 @@
 use crate::eval::WIN;
 use crate::game::Game;
 use crate::moves::Move;
+use crate::position::Position;
 use crate::rng::Rng;
 use crate::search::{Limits, Searcher};
 use std::time::Duration;
+
+/// The worth of `position` to its side to move by a short search (depth 3): what the
+/// computer weighs a draw offer or a repetition claim by, in the game and online.
+pub fn quick_score(position: &Position) -> i32 {
+    Searcher::new(1 << 14)
+        .search(position, Limits::depth(3), |_| {})
+        .score
+}
 
 /// How well the computer plays; see [`Level::description`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
