@@ -9,6 +9,9 @@
 //! setoption name Hash value MB          (transposition table, 1-4096)
 //! setoption name Threads value N        (threads searching at once, 1-256; Lazy SMP)
 //! setoption name Contempt value CP      (what a repetition draw costs the engine, centipawns)
+//! setoption name DrawLimits value P,Q   (the game is drawn at P plies or after Q plies without a
+//!                                        capture, as in matches: 200,100; 0 for no limit, the
+//!                                        default, as the rule books have none)
 //! position standard|classic|imhotep|dynasty|khet1/…|<position string> [moves] m1 m2 …
 //! go [depth N] [movetime MS] [nodes N] [mate N] [wtime MS btime MS winc MS binc MS
 //!    movestogo N] [infinite]
@@ -23,7 +26,7 @@
 
 use khet_engine::search::{DEFAULT_CONTEMPT, MAX_THREADS};
 use khet_engine::text::quote;
-use khet_engine::{Clock, Color, Game, Level, Limits, Rules, Searcher, Setup};
+use khet_engine::{Clock, Color, DrawLimits, Game, Level, Limits, Rules, Searcher, Setup};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -74,6 +77,7 @@ struct Options {
     hash_mb: usize,
     contempt: i32,
     threads: usize,
+    draw_limits: DrawLimits,
 }
 
 struct Running {
@@ -112,6 +116,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(
             hash_mb: DEFAULT_HASH_MB,
             contempt: DEFAULT_CONTEMPT,
             threads,
+            draw_limits: DrawLimits::default(),
         },
         searcher: None,
         running: None,
@@ -239,6 +244,10 @@ impl<W: Write + Send + 'static> Session<W> {
                 "option name Threads type spin default {} min 1 max {MAX_THREADS}",
                 self.options.threads
             ),
+            format!(
+                "option name DrawLimits type string default {}",
+                limits_text(self.options.draw_limits)
+            ),
             "uciok".to_string(),
         ] {
             self.say.line(&line);
@@ -247,7 +256,7 @@ impl<W: Write + Send + 'static> Session<W> {
 
     /// `setoption name N value V` (names in any case; a name may be several words).
     fn set_option(&mut self, args: &[&str]) -> Result<(), String> {
-        let usage = "setoption name <Level|Rules|Hash|Contempt|Threads> value <value>";
+        let usage = "setoption name <Level|Rules|Hash|Contempt|Threads|DrawLimits> value <value>";
         let (Some(&"name"), Some(at)) = (args.first(), args.iter().position(|w| *w == "value"))
         else {
             return Err(format!("expected '{usage}'"));
@@ -301,6 +310,7 @@ impl<W: Write + Send + 'static> Session<W> {
                         format!("Threads takes 1 to {MAX_THREADS}, not '{}'", quote(&value))
                     })?;
             }
+            "drawlimits" => self.options.draw_limits = read_limits(&value)?,
             other => return Err(format!("unknown option '{}' ({usage})", quote(other))),
         }
         Ok(())
@@ -334,6 +344,7 @@ impl<W: Write + Send + 'static> Session<W> {
             .unwrap_or_else(|| Searcher::with_hash_mb(self.options.hash_mb));
         searcher.contempt = self.options.contempt;
         searcher.threads = self.options.threads;
+        searcher.draw_limits = self.options.draw_limits;
         let stop = searcher.stop_flag();
         stop.store(false, Ordering::Relaxed);
         let say = self.say.clone();
@@ -461,4 +472,33 @@ fn read_go(args: &[&str]) -> Result<GoRequest, String> {
         }
     }
     Ok(r)
+}
+
+/// `P,Q`: the move limit in plies and the run of plies without a capture that draw a game, 0
+/// for none.
+fn read_limits(value: &str) -> Result<DrawLimits, String> {
+    let bad = || {
+        format!(
+            "DrawLimits takes plies,plies-without-a-capture (0 for none, e.g. 200,100), not '{}'",
+            quote(value)
+        )
+    };
+    let (plies, quiet) = value.trim().split_once(',').ok_or_else(bad)?;
+    let read = |n: &str| -> Result<Option<u32>, String> {
+        let n: u32 = n.trim().parse().map_err(|_| bad())?;
+        Ok(Some(n).filter(|&n| n > 0))
+    };
+    Ok(DrawLimits {
+        plies: read(plies)?,
+        quiet_plies: read(quiet)?,
+    })
+}
+
+/// The limits as [`read_limits`] reads them.
+fn limits_text(limits: DrawLimits) -> String {
+    format!(
+        "{},{}",
+        limits.plies.unwrap_or(0),
+        limits.quiet_plies.unwrap_or(0)
+    )
 }

@@ -348,3 +348,44 @@ fn threads_are_an_option_and_a_flag() {
     let (best, _) = e.best();
     assert_ne!(best, "none");
 }
+
+#[test]
+fn draw_limits_are_an_option() {
+    let mut e = Engine::start(&[]);
+    e.send("uci");
+    let lines = e.until("uciok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name DrawLimits type string default 0,0"),
+        "{lines:?}"
+    );
+    // A game drawn after one more ply: every line ends in a draw, worth the contempt to the
+    // engine.
+    e.send("setoption name Contempt value 35");
+    e.send("setoption name DrawLimits value 1,0");
+    e.send("position classic");
+    e.send("go depth 3");
+    let (best, lines) = e.best();
+    assert_ne!(best, "none");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth 3 score -35 ")),
+        "{lines:?}"
+    );
+    e.send("setoption name DrawLimits value 200");
+    e.send("setoption name DrawLimits value 200,-1");
+    e.send("setoption name DrawLimits value 200,100");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert_eq!(errors(&lines), 2, "{lines:?}");
+    e.send("go depth 3");
+    let (_, lines) = e.best();
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.starts_with("info depth 3 score -35 ")),
+        "{lines:?}"
+    );
+}
