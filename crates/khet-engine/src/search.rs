@@ -31,6 +31,13 @@
 //! reduced reply can miss a deep threat, so a forced Pharaoh hit may come an iteration or two
 //! later than its length; a search for one ([`Limits::mate`]) makes no null moves.
 //!
+//! Aspiration ([`Searcher::aspiration`]): from depth [`ASPIRATION_DEPTH`] on, an iteration is
+//! searched first in a window [`ASPIRATION_WINDOW`] either side of the last iteration's score,
+//! where more of the tree is cut off; a score that falls outside widens the window on that side
+//! (four times as far each time, then to the end) and searches again. Stopped mid-iteration, a
+//! root move counts only if its score rose above the window's lower end (below it, the score
+//! is only an upper bound).
+//!
 //! Draw limits ([`Searcher::draw_limits`], none by default): the rule books have no move limit
 //! and no no-capture rule, but matches (and Khet2-AI) draw a game at a move limit or after a
 //! run of plies without a capture. A search told of them scores a line that reaches one as a
@@ -65,6 +72,10 @@ const LATE_MOVES: usize = 3;
 pub fn null_reduction(depth: i32) -> i32 {
     2 + depth / 6
 }
+/// Iterations from this depth on are searched first in a window around the last score.
+const ASPIRATION_DEPTH: u32 = 5;
+/// Half the first aspiration window, in centipawns.
+const ASPIRATION_WINDOW: i32 = 35;
 /// The most threads a search runs.
 pub const MAX_THREADS: usize = 256;
 const INF: i32 = WIN + 1000;
@@ -246,6 +257,9 @@ pub struct Searcher {
     /// Whether a side to move that already stands at or above beta may pass to prove it (see
     /// the module docs).
     pub null_moves: bool,
+    /// Whether iterations start in a narrow window around the last score (aspiration, see the
+    /// module docs).
+    pub aspiration: bool,
     /// Draws by a move limit or a run without captures, as the game being played counts them.
     pub draw_limits: DrawLimits,
     /// Plies of the game before the root.
@@ -265,8 +279,10 @@ pub struct Searcher {
     helper: bool,
 }
 
-/// The contempt by default: a fifth of a Pyramid.
-pub const DEFAULT_CONTEMPT: i32 = 20;
+/// The contempt by default: a Pyramid. Master's opponents (people, Khet2-AI) are weaker than it,
+/// and against a weaker side a position a little worse is still worth playing on; a draw is
+/// taken only a Pyramid or more behind (see the README for the matches that chose it).
+pub const DEFAULT_CONTEMPT: i32 = 100;
 
 impl Default for Searcher {
     fn default() -> Searcher {
@@ -303,6 +319,7 @@ impl Searcher {
             quiet: [0; MAX_PLY],
             passed: [false; MAX_PLY],
             null_moves: true,
+            aspiration: true,
             draw_limits: DrawLimits::default(),
             root_plies: 0,
             exact: false,
@@ -460,6 +477,7 @@ impl Searcher {
             quiet: self.quiet,
             passed: [false; MAX_PLY],
             null_moves: self.null_moves,
+            aspiration: self.aspiration,
             draw_limits: self.draw_limits,
             root_plies: self.root_plies,
             exact: self.exact,
@@ -522,12 +540,12 @@ impl Searcher {
             .unwrap_or(MAX_PLY as u32 - 4)
             .min(MAX_PLY as u32 - 4);
         for depth in 1..=max_depth {
-            self.root_best = None;
-            let score = self.negamax(position, depth as i32, -INF, INF, 0);
+            let (score, floor) = self.aspirate(position, depth, result.score);
             if self.aborted && depth > 1 {
-                // What the unfinished iteration proved still counts.
+                // What the unfinished iteration proved still counts: a move whose score, in the
+                // window searched last, is more than an upper bound.
                 if let Some((mv, s)) = self.root_best
-                    && s > -INF
+                    && s > floor
                 {
                     if result.best != Some(mv) {
                         result.pv = vec![mv];
@@ -563,6 +581,37 @@ impl Searcher {
         result.nodes = self.all_nodes();
         result.elapsed = start.elapsed();
         result
+    }
+
+    /// One iteration at `depth`: with [`Searcher::aspiration`], first in a window around
+    /// `guess` (the last iteration's score), widened on the side it fails until the score falls
+    /// inside. The score, and the lower end of the window searched last.
+    fn aspirate(&mut self, position: &Position, depth: u32, guess: i32) -> (i32, i32) {
+        let mut delta = ASPIRATION_WINDOW;
+        let mut window = if self.aspiration
+            && !self.exact
+            && depth >= ASPIRATION_DEPTH
+            && guess.abs() < WIN - 2 * MAX_PLY as i32
+        {
+            (guess - delta, guess + delta)
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            self.root_best = None;
+            let (alpha, beta) = window;
+            let score = self.negamax(position, depth as i32, alpha, beta, 0);
+            if self.aborted || (alpha < score && score < beta) {
+                return (score, alpha);
+            }
+            delta *= 4;
+            let wide = delta > ASPIRATION_WINDOW * 16;
+            window = if score <= alpha {
+                (if wide { -INF } else { alpha - delta }, beta)
+            } else {
+                (alpha, if wide { INF } else { beta + delta })
+            };
+        }
     }
 
     fn principal_variation(&self, position: &Position, max: usize) -> Vec<Move> {
