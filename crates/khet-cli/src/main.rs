@@ -129,7 +129,8 @@ enum Command {
     /// drawn at 200 plies, after 100 plies without a capture, or by repetition
     Match {
         /// A level (beginner, casual, strong, master), with the search's switches -norep,
-        /// -prog, -nolmr, -nonull or -limits, and @N for N threads; or engine:COMMAND
+        /// -prog, -nolmr, -nonull, -noasp, -limits or -cN (contempt), and @N for N threads; or
+        /// engine:COMMAND
         #[arg(long, default_value = "master")]
         a: matches::Contender,
         /// As --a
@@ -152,6 +153,10 @@ enum Command {
         /// A folder to keep each game's record in (game-N.ron; `replay` reads them)
         #[arg(long)]
         records: Option<PathBuf>,
+        /// A file of start positions, one position string a line, each played from both sides
+        /// instead of the setups (e.g. won positions, to see a side convert them)
+        #[arg(long, conflicts_with = "opening_plies")]
+        book: Option<PathBuf>,
     },
     /// Tune the evaluation's weights from self-play positions by Texel's method (prints them)
     Texel {
@@ -299,6 +304,7 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             sprt,
             opening_plies,
             records,
+            book,
         } => {
             let plan = matches::MatchPlan {
                 games,
@@ -306,6 +312,10 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
                 opening_plies: opening_plies.unwrap_or(if sprt.is_some() { 4 } else { 0 }),
                 sprt,
                 records,
+                book: book
+                    .map(|path| matches::read_book(&path))
+                    .transpose()
+                    .map_err(Failure::Input)?,
             };
             matches::play_match(&a, &b, &plan, out)
         }

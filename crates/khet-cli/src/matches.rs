@@ -39,11 +39,15 @@ pub struct Switches {
     pub reductions: bool,
     /// Whether its search tries null moves (`-nonull` off).
     pub null_moves: bool,
+    /// Whether its iterations start in a window around the last score (`-noasp` off).
+    pub aspiration: bool,
     /// Whether its search knows the match's draw limits (`-limits` on: its sequential test
     /// accepted H0, so it is off).
     pub limits: bool,
     /// The threads its search runs on (`@N`).
     pub threads: usize,
+    /// What a repetition draw costs it, in centipawns (`-cN`).
+    pub contempt: i32,
 }
 
 impl Default for Switches {
@@ -54,18 +58,21 @@ impl Default for Switches {
             progress: s.progress,
             reductions: s.reductions,
             null_moves: s.null_moves,
+            aspiration: s.aspiration,
             limits: s.draw_limits != DrawLimits::default(),
             threads: s.threads,
+            contempt: s.contempt,
         }
     }
 }
 
 /// Each suffix, what it sets, and how the contender's name says it.
-const SUFFIXES: [(&str, fn(&mut Switches), &str); 5] = [
+const SUFFIXES: [(&str, fn(&mut Switches), &str); 6] = [
     ("-norep", |s| s.repetitions = false, " (no repetitions)"),
     ("-prog", |s| s.progress = true, " (progress)"),
     ("-nolmr", |s| s.reductions = false, " (no reductions)"),
     ("-nonull", |s| s.null_moves = false, " (no null moves)"),
+    ("-noasp", |s| s.aspiration = false, " (no aspiration)"),
     ("-limits", |s| s.limits = true, " (knowing the draw limits)"),
 ];
 
@@ -76,7 +83,9 @@ impl Switches {
         searcher.progress = self.progress;
         searcher.reductions = self.reductions;
         searcher.null_moves = self.null_moves;
+        searcher.aspiration = self.aspiration;
         searcher.threads = self.threads;
+        searcher.contempt = self.contempt;
         searcher.draw_limits = if self.limits {
             DrawLimits::MATCH
         } else {
@@ -94,6 +103,9 @@ impl Switches {
             if with == *self {
                 name += words;
             }
+        }
+        if self.contempt != Switches::default().contempt {
+            name += &format!(" (contempt {})", self.contempt);
         }
         if self.threads > 1 {
             name += &format!(" on {} threads", self.threads);
@@ -113,8 +125,9 @@ impl Contender {
 
 /// `master`, with any of the suffixes `-norep` (the search blind to repetitions), `-prog`
 /// (with the fading of quiet positions), `-nolmr` (without late-move reductions), `-nonull`
-/// (without null moves), `-limits` (knowing the match's draw limits), then `@N` (on N
-/// threads); or `engine:COMMAND`.
+/// (without null moves), `-noasp` (without aspiration windows),
+/// `-limits` (knowing the match's draw limits), `-cN` (a contempt of N centipawns), then `@N`
+/// (on N threads); or `engine:COMMAND`.
 impl std::str::FromStr for Contender {
     type Err = String;
     fn from_str(s: &str) -> Result<Contender, String> {
@@ -151,11 +164,19 @@ impl std::str::FromStr for Contender {
                     continue 'strip;
                 }
             }
+            if let Some((rest, last)) = name.rsplit_once('-')
+                && let Some(Ok(c)) = last.strip_prefix('c').map(str::parse::<i32>)
+                && (-1000..=1000).contains(&c)
+            {
+                switches.contempt = c;
+                name = rest;
+                continue 'strip;
+            }
             break;
         }
         let level = name.parse().map_err(|e: khet_engine::ParseNameError| {
             format!(
-                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -nonull without null moves, -limits knowing the draw limits, @N for N threads"
+                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -cN with a contempt of N centipawns, @N for N threads"
             )
         })?;
         Ok(Contender::Level { level, switches })
@@ -364,6 +385,44 @@ pub struct MatchPlan {
     /// A folder to keep each game's record in (`game-N.ron`, which `khet-engine replay` and the
     /// game's Open screen read), to go through the games afterwards.
     pub records: Option<std::path::PathBuf>,
+    /// Start positions to play instead of the setups' openings, each from both sides, in turn.
+    pub book: Option<Vec<Position>>,
+}
+
+/// The longest book read, in bytes.
+const MAX_BOOK: usize = 4 << 20;
+
+/// A book of start positions: one position string a line (as `show` prints them); blank lines
+/// and lines starting with `#` are skipped. Every line is checked; the errors name the file and
+/// the line.
+pub fn read_book(path: &std::path::Path) -> Result<Vec<Position>, String> {
+    let name = path.display();
+    let bytes = crate::files::read_bounded(path, MAX_BOOK).map_err(|e| format!("{name}: {e}"))?;
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|e| format!("{name}: not UTF-8 text ({e})"))?
+        .trim_start_matches('\u{feff}');
+    let mut book = Vec::new();
+    let mut errors = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match khet_engine::parse_position(line) {
+            Ok(p) if p.legal_moves().is_empty() => {
+                errors.push(format!("{name}:{}: no legal move", i + 1));
+            }
+            Ok(p) => book.push(p),
+            Err(e) => errors.push(format!("{name}:{}: {e}", i + 1)),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors.join("\n"));
+    }
+    if book.is_empty() {
+        return Err(format!("{name}: no positions"));
+    }
+    Ok(book)
 }
 
 /// A sequential probability ratio test of "`a` is `elo1` stronger" against "`a` is `elo0`
@@ -615,14 +674,32 @@ pub fn play_match(
     let mut verdict = Verdict::Continue;
     for g in 0..plan.games {
         let pair = g / 2;
-        let (setup, game) = opening(pair, plan.opening_plies)?;
+        let (setup, game, label) = match &plan.book {
+            Some(book) => {
+                let p = book[pair as usize % book.len()];
+                (
+                    p.to_string(),
+                    Game::new(p),
+                    format!("book {}", pair as usize % book.len() + 1),
+                )
+            }
+            None => {
+                let (setup, game) = opening(pair, plan.opening_plies)?;
+                let label = if plan.opening_plies > 0 {
+                    format!("{setup} opening {}", pair + 1)
+                } else {
+                    setup.to_string()
+                };
+                (setup.to_string(), game, label)
+            }
+        };
         let a_color = if g % 2 == 0 {
             Color::Silver
         } else {
             Color::Red
         };
         let seed = 0x5EED_0000 + u64::from(g) * 7919;
-        let o = players.play(setup, game, a_color, plan.movetime, seed, out)?;
+        let o = players.play(&setup, game, a_color, plan.movetime, seed, out)?;
         match o.score {
             1.0 => tally.wins += 1,
             0.0 => tally.losses += 1,
@@ -633,16 +710,11 @@ pub fn play_match(
         }
         tally.results.push(o.score);
         if let Some(dir) = &plan.records {
-            keep_record(dir, g + 1, setup, &o.game)?;
+            keep_record(dir, g + 1, &setup, &o.game)?;
         }
         out.now(format_args!(
-            "game {} ({setup}{}, {} plays {a_color}): {} after {} plies",
+            "game {} ({label}, {} plays {a_color}): {} after {} plies",
             g + 1,
-            if plan.opening_plies > 0 {
-                format!(" opening {}", pair + 1)
-            } else {
-                String::new()
-            },
             a.name(),
             o.text,
             o.plies
@@ -845,6 +917,51 @@ mod tests {
     }
 
     #[test]
+    fn a_book_is_read_line_by_line_and_its_errors_name_the_line() {
+        let dir = std::env::temp_dir().join(format!("khet-book-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let classic = Setup::builtin("classic").unwrap().position;
+        let path = dir.join("book.txt");
+        std::fs::write(
+            &path,
+            format!(
+                "\u{feff}# won positions\n\n{classic}\n  {}  \n",
+                classic.mirrored()
+            ),
+        )
+        .unwrap();
+        assert_eq!(read_book(&path), Ok(vec![classic, classic.mirrored()]));
+        std::fs::write(
+            &path,
+            format!("{classic}\nx33a3ka3p22 0\n# end\nnonsense\n"),
+        )
+        .unwrap();
+        let e = read_book(&path).unwrap_err();
+        assert!(
+            e.contains("book.txt:2: ") && e.contains("book.txt:4: "),
+            "{e}"
+        );
+        std::fs::write(&path, b"\xff\xfe").unwrap();
+        assert!(read_book(&path).unwrap_err().contains("not UTF-8"));
+        std::fs::write(&path, "# nothing\n").unwrap();
+        assert!(read_book(&path).unwrap_err().contains("no positions"));
+        assert!(read_book(&dir.join("missing.txt")).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_committed_book_holds_won_positions() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/books/ahead.txt");
+        let book = read_book(&path).unwrap();
+        assert_eq!(book.len(), 34);
+        for p in &book {
+            let m = material(p);
+            assert!((m[0] - m[1]).abs() >= 150, "{p}");
+        }
+    }
+
+    #[test]
     fn contenders_name_their_threads_and_switches() {
         let c: Contender = "master@2".parse().unwrap();
         assert_eq!(
@@ -868,6 +985,17 @@ mod tests {
             "master-prog-norep@3".parse::<Contender>().map(|c| c.name()),
             Ok("Master (no repetitions) (progress) on 3 threads".to_string())
         );
+        assert_eq!(
+            "master-c100-norep@2".parse::<Contender>().map(|c| c.name()),
+            Ok("Master (no repetitions) (contempt 100) on 2 threads".to_string())
+        );
+        assert!("master-c5000".parse::<Contender>().is_err());
+        let Ok(Contender::Level { switches, .. }) = "master-c0".parse() else {
+            panic!("a level");
+        };
+        let mut searcher = Searcher::new(1024);
+        switches.apply(&mut searcher);
+        assert_eq!(searcher.contempt, 0);
         let Ok(Contender::Level { switches, .. }) = "master-nonull-limits".parse() else {
             panic!("a level");
         };

@@ -11,7 +11,7 @@
 
 use crate::matches::opening;
 use crate::out::{Failure, Out, say};
-use khet_engine::eval::{WEIGHTS, features};
+use khet_engine::eval::{FEATURES, WEIGHTS, features};
 use khet_engine::{Color, GameResult, Limits, Searcher};
 use std::io::Write;
 
@@ -21,7 +21,7 @@ const MAX_PLIES: usize = 200;
 /// One labelled position: its features from the side to move's view, and that side's result
 /// (1 a win, ½ a draw, 0 a loss).
 struct Sample {
-    features: [i32; 8],
+    features: [i32; FEATURES],
     result: f64,
 }
 
@@ -76,12 +76,12 @@ fn play_games(games: u32, depth: u32) -> Result<(Vec<Sample>, u32), Failure> {
     Ok((samples, decisive))
 }
 
-fn dot(w: &[i32; 8], f: &[i32; 8]) -> f64 {
+fn dot(w: &[i32; FEATURES], f: &[i32; FEATURES]) -> f64 {
     w.iter().zip(f).map(|(a, b)| f64::from(a * b)).sum()
 }
 
 /// The mean squared error of the predicted results: 1 / (1 + 10^(−k·eval/400)).
-fn loss(samples: &[Sample], w: &[i32; 8], k: f64) -> f64 {
+fn loss(samples: &[Sample], w: &[i32; FEATURES], k: f64) -> f64 {
     let sum: f64 = samples
         .iter()
         .map(|s| {
@@ -93,7 +93,7 @@ fn loss(samples: &[Sample], w: &[i32; 8], k: f64) -> f64 {
 }
 
 /// The scale `k` that fits the weights `w` best (golden-section search over 0.01–10).
-fn fit_k(samples: &[Sample], w: &[i32; 8]) -> f64 {
+fn fit_k(samples: &[Sample], w: &[i32; FEATURES]) -> f64 {
     let (mut lo, mut hi) = (0.01f64, 10.0f64);
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..60 {
@@ -110,13 +110,13 @@ fn fit_k(samples: &[Sample], w: &[i32; 8]) -> f64 {
 
 /// Texel's local search: each weight but the Pyramid (the unit) moved by a step while that
 /// lowers the error, the steps halved from 16 down to 1.
-fn tune(samples: &[Sample], start: [i32; 8], k: f64) -> [i32; 8] {
+fn tune(samples: &[Sample], start: [i32; FEATURES], k: f64) -> [i32; FEATURES] {
     let mut best = start;
     let mut best_loss = loss(samples, &best, k);
     for step in [16, 8, 4, 2, 1] {
         loop {
             let mut improved = false;
-            for i in 1..8 {
+            for i in 1..FEATURES {
                 for delta in [step, -step] {
                     let mut trial = best;
                     trial[i] += delta;
@@ -189,11 +189,12 @@ mod tests {
     #[test]
     fn the_fit_finds_the_weights_that_made_the_results() {
         // Results drawn from a known logistic of two features: the search recovers its weights.
-        let truth = [100, 60, 0, 0, 0, 0, 0, 0];
+        let mut truth = [0; FEATURES];
+        truth[..2].copy_from_slice(&[100, 60]);
         let mut rng = khet_engine::Rng::new(7);
         let samples: Vec<Sample> = (0..4000)
             .map(|_| {
-                let f: [i32; 8] = std::array::from_fn(|i| {
+                let f: [i32; FEATURES] = std::array::from_fn(|i| {
                     if i < 2 {
                         (rng.next_u64() % 7) as i32 - 3
                     } else {
@@ -209,7 +210,9 @@ mod tests {
             .collect();
         let k = fit_k(&samples, &truth);
         assert!((k - 1.0).abs() < 0.01, "{k}");
-        let found = tune(&samples, [100, 20, 0, 0, 0, 0, 0, 0], k);
+        let mut start = [0; FEATURES];
+        start[..2].copy_from_slice(&[100, 20]);
+        let found = tune(&samples, start, k);
         assert!((found[1] - 60).abs() <= 1, "{found:?}");
         assert!(loss(&samples, &found, k) < 1e-6);
     }

@@ -4,6 +4,14 @@
 use std::io::Read;
 use std::process::{Command, Stdio};
 
+/// A fresh scratch folder for one test, named after it and this process.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("khet-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_khet-engine"))
         .args(args)
@@ -89,8 +97,7 @@ fn search_and_match_commands() {
             .is_some_and(|l| l.starts_with("bestmove ")),
         "{out}"
     );
-    let records = std::env::temp_dir().join(format!("khet-cli-records-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&records);
+    let records = scratch("records");
     let (code, out, _) = run(&[
         "match",
         "--a",
@@ -281,8 +288,7 @@ fn a_piece_on_a_reserved_square_needs_permissive_rules() {
 
 #[test]
 fn replay_prints_every_ply_and_reports_a_damaged_file() {
-    let dir = std::env::temp_dir().join(format!("khet-cli-replay-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("replay");
     let good = dir.join("game.ron");
     std::fs::write(
         &good,
@@ -374,8 +380,7 @@ fn every_shipped_puzzle_verifies() {
 /// A puzzle that does not hold is named with its reason, and the command fails.
 #[test]
 fn a_wrong_puzzle_is_named() {
-    let dir = std::env::temp_dir().join(format!("khet-puzzles-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("folder");
+    let dir = scratch("puzzles");
     let good = "(puzzle: \"\")";
     let path = dir.join("bad.ron");
     // j5- sends the beam off the board: it lights nothing.
@@ -401,5 +406,44 @@ fn a_wrong_puzzle_is_named() {
         err.contains("bad.ron:1:") && err.contains("puzzle"),
         "{err}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_match_from_a_book_plays_each_position_from_both_sides() {
+    // Silver to move lights Red's Pharaoh at once (a shipped puzzle): whoever plays Silver wins.
+    let dir = scratch("book");
+    let book = dir.join("book.txt");
+    std::fs::write(
+        &book,
+        "# Silver lights the Pharaoh in 1\nx29/3s1kP34/9P1/4P4S1S13/5A21s22/2P47/2KA11P24/1P15P11X4 0\n",
+    )
+    .unwrap();
+    let book = book.to_str().expect("a UTF-8 path");
+    let (code, out, err) = run(&[
+        "match",
+        "--a",
+        "master",
+        "--b",
+        "beginner",
+        "--games",
+        "2",
+        "--movetime",
+        "20",
+        "--book",
+        book,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("game 1 (book 1, Master plays Silver): Silver wins")
+            && out.contains("game 2 (book 1, Master plays Red): Silver wins")
+            && out.contains("+1 =0 -1 over 2 games"),
+        "{out}"
+    );
+    std::fs::write(dir.join("bad.txt"), "x29 0\n").unwrap();
+    let bad = dir.join("bad.txt");
+    let (code, _, err) = run(&["match", "--book", bad.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("bad.txt:1: "), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

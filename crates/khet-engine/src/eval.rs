@@ -31,9 +31,12 @@ pub struct Weights {
     pub pharaoh_forward: i32,
 }
 
+/// How many weights (and features) the evaluation has.
+pub const FEATURES: usize = 8;
+
 impl Weights {
     /// The weights in [`Weights::fields_mut`]'s order, as [`features`] pairs them.
-    pub fn to_array(&self) -> [i32; 8] {
+    pub fn to_array(&self) -> [i32; FEATURES] {
         [
             self.pyramid,
             self.anubis,
@@ -47,7 +50,7 @@ impl Weights {
     }
 
     /// Every weight with its name, for tuning.
-    pub fn fields_mut(&mut self) -> [(&'static str, &mut i32); 8] {
+    pub fn fields_mut(&mut self) -> [(&'static str, &mut i32); FEATURES] {
         [
             ("pyramid", &mut self.pyramid),
             ("anubis", &mut self.anubis),
@@ -153,7 +156,7 @@ pub fn evaluate_with(p: &Position, w: &Weights) -> i32 {
 
 /// What each weight multiplies, in [`Weights::fields_mut`]'s order, from the side to move's
 /// view: the evaluation is linear in its weights, which is what tuning from data needs.
-pub fn features(p: &Position) -> [i32; 8] {
+pub fn features(p: &Position) -> [i32; FEATURES] {
     let us = p.side_to_move();
     // Per side: pyramids, anubis, obelisks, guards, forwardness, beam near the enemy Pharaoh,
     // enemy pieces the beam hits.
@@ -211,4 +214,22 @@ pub fn features(p: &Position) -> [i32; 8] {
         // Forward Pharaohs cost their side.
         -(a[4] - b[4]),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_evaluation_is_the_same_from_either_side() {
+        // Each built-in 2.0 setup after a few moves, and its mirror with the other side to move.
+        for setup in ["classic", "imhotep", "dynasty"] {
+            let mut p = crate::setup::Setup::builtin(setup).unwrap().position;
+            for _ in 0..6 {
+                assert_eq!(features(&p), features(&p.mirrored()), "{p}");
+                let mv = p.legal_moves()[7];
+                p.play(mv);
+            }
+        }
+    }
 }
