@@ -73,9 +73,9 @@ pub fn null_reduction(depth: i32) -> i32 {
     2 + depth / 6
 }
 /// Iterations from this depth on are searched first in a window around the last score.
-const ASPIRATION_DEPTH: u32 = 5;
+pub const ASPIRATION_DEPTH: u32 = 5;
 /// Half the first aspiration window, in centipawns.
-const ASPIRATION_WINDOW: i32 = 35;
+pub const ASPIRATION_WINDOW: i32 = 35;
 /// The most threads a search runs.
 pub const MAX_THREADS: usize = 256;
 const INF: i32 = WIN + 1000;
