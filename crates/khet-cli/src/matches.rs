@@ -986,8 +986,8 @@ mod tests {
             Ok("Master (no repetitions) (progress) on 3 threads".to_string())
         );
         assert_eq!(
-            "master-c100-norep@2".parse::<Contender>().map(|c| c.name()),
-            Ok("Master (no repetitions) (contempt 100) on 2 threads".to_string())
+            "master-c50-norep@2".parse::<Contender>().map(|c| c.name()),
+            Ok("Master (no repetitions) (contempt 50) on 2 threads".to_string())
         );
         assert!("master-c5000".parse::<Contender>().is_err());
         let Ok(Contender::Level { switches, .. }) = "master-c0".parse() else {
