@@ -104,7 +104,7 @@ impl Switches {
                 name += words;
             }
         }
-        if self.contempt != Switches::default().contempt {
+        if self.contempt != khet_engine::search::DEFAULT_CONTEMPT {
             name += &format!(" (contempt {})", self.contempt);
         }
         if self.threads > 1 {
@@ -676,12 +676,9 @@ pub fn play_match(
         let pair = g / 2;
         let (setup, game, label) = match &plan.book {
             Some(book) => {
-                let p = book[pair as usize % book.len()];
-                (
-                    p.to_string(),
-                    Game::new(p),
-                    format!("book {}", pair as usize % book.len() + 1),
-                )
+                let i = pair as usize % book.len();
+                let p = book[i];
+                (p.to_string(), Game::new(p), format!("book {}", i + 1))
             }
             None => {
                 let (setup, game) = opening(pair, plan.opening_plies)?;
