@@ -2,7 +2,7 @@
 //! weights are in [`Weights`]; the defaults were set by hand and checked by self-play matches
 //! (`khet-engine match`), see the README.
 
-use crate::laser::Hits;
+use crate::laser::{Hits, REACH_CAP};
 use crate::piece::{Color, Kind};
 use crate::position::Position;
 use crate::square::Square;
@@ -29,10 +29,17 @@ pub struct Weights {
     pub beam_near_pharaoh: i32,
     /// A Pharaoh off its back two ranks is exposed.
     pub pharaoh_forward: i32,
+    /// For a side ahead by [`REACH_LEAD`] or more: each move fewer its beam needs to reach the
+    /// enemy Pharaoh ([`Position::reach`]), a plan for converting the lead.
+    pub reach: i32,
 }
 
+/// The material lead (centipawns) from which a side's [`Weights::reach`] counts: level
+/// positions are judged without it.
+pub const REACH_LEAD: i32 = 150;
+
 /// How many weights (and features) the evaluation has.
-pub const FEATURES: usize = 8;
+pub const FEATURES: usize = 9;
 
 impl Weights {
     /// The weights in [`Weights::fields_mut`]'s order, as [`features`] pairs them.
@@ -46,6 +53,7 @@ impl Weights {
             self.beam_hits_us,
             self.beam_near_pharaoh,
             self.pharaoh_forward,
+            self.reach,
         ]
     }
 
@@ -60,6 +68,7 @@ impl Weights {
             ("beam_hits_us", &mut self.beam_hits_us),
             ("beam_near_pharaoh", &mut self.beam_near_pharaoh),
             ("pharaoh_forward", &mut self.pharaoh_forward),
+            ("reach", &mut self.reach),
         ]
     }
 }
@@ -80,6 +89,7 @@ pub const WEIGHTS: Weights = Weights {
     beam_hits_us: 15,
     beam_near_pharaoh: 18,
     pharaoh_forward: 20,
+    reach: 20,
 };
 
 /// The value of losing this piece (one obelisk of a stack).
@@ -160,7 +170,7 @@ pub fn features(p: &Position) -> [i32; FEATURES] {
     let us = p.side_to_move();
     // Per side: pyramids, anubis, obelisks, guards, forwardness, beam near the enemy Pharaoh,
     // enemy pieces the beam hits.
-    let mut side = [[0i32; 7]; 2];
+    let mut side = [[0i32; 8]; 2];
     let mut pharaoh = [None::<Square>; 2];
     let mut own = [0u128; 2];
     for (sq, piece) in p.pieces() {
@@ -200,6 +210,15 @@ pub fn features(p: &Position) -> [i32; FEATURES] {
             .count()
             + usize::from(hits.pharaoh_hit(enemy))) as i32;
     }
+    let worth =
+        |s: &[i32; 8]| s[0] * WEIGHTS.pyramid + s[1] * WEIGHTS.anubis + s[2] * WEIGHTS.obelisk;
+    let lead = worth(&side[0]) - worth(&side[1]);
+    for color in Color::ALL {
+        let ahead = if color == Color::Silver { lead } else { -lead };
+        if ahead >= REACH_LEAD && pharaoh[color.other().index()].is_some() {
+            side[color.index()][7] = (REACH_CAP - p.reach(color)) as i32;
+        }
+    }
     let (a, b) = (side[us.index()], side[us.other().index()]);
     [
         a[0] - b[0],
@@ -213,6 +232,7 @@ pub fn features(p: &Position) -> [i32; FEATURES] {
         a[5] - b[5],
         // Forward Pharaohs cost their side.
         -(a[4] - b[4]),
+        a[7] - b[7],
     ]
 }
 
@@ -231,5 +251,24 @@ mod tests {
                 p.play(mv);
             }
         }
+    }
+
+    #[test]
+    fn a_side_well_ahead_is_paid_for_each_move_its_beam_is_nearer_the_enemy_pharaoh() {
+        // Silver five Pyramids up; its beam three moves from Red's Pharaoh.
+        let p: Position = "x39/8p2P3/6s11S11/4k1s23//p11P3A1A15/2S2K6/1P41P35X1 0"
+            .parse()
+            .unwrap();
+        assert_eq!(p.reach(Color::Silver), 3);
+        let reach = features(&p)[FEATURES - 1];
+        assert_eq!(
+            reach,
+            (REACH_CAP - 3) as i32,
+            "only the side ahead counts it"
+        );
+        assert_eq!(features(&p.mirrored()), features(&p));
+        // Level material: nobody counts it.
+        let level = crate::setup::Setup::builtin("classic").unwrap().position;
+        assert_eq!(features(&level)[FEATURES - 1], 0);
     }
 }

@@ -73,6 +73,30 @@ static ACTIONS: [[u8; 4]; 256] = {
 
 const DELTAS: [isize; 4] = [MB_WIDTH as isize, 1, -(MB_WIDTH as isize), -1];
 
+/// The most [`Position::reach`] counts.
+pub const REACH_CAP: u8 = 6;
+
+/// The squares of a file (bit = square index).
+const fn file_mask(file: usize) -> u128 {
+    let mut m = 0u128;
+    let mut rank = 0;
+    while rank < 8 {
+        m |= 1u128 << (rank * 10 + file);
+        rank += 1;
+    }
+    m
+}
+
+/// The squares (bit = square index) of `set` and next to them.
+fn dilate(set: u128) -> u128 {
+    const BOARD: u128 = (1u128 << 80) - 1;
+    const FILE_A: u128 = file_mask(0);
+    const FILE_J: u128 = file_mask(9);
+    // Masked before the sideways shifts, or a bit above the top rank would come back on it.
+    let v = (set | (set << 10) | (set >> 10)) & BOARD;
+    v | ((v & !FILE_J) << 1) | ((v & !FILE_A) >> 1)
+}
+
 /// What the pieces a shot touched will suffer: a set of squares (bit = square index) and which
 /// Pharaohs were lit. Every piece is counted once however many beams reach it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -464,6 +488,105 @@ impl Position {
         })
     }
 
+    /// How many moves of `color`'s own pieces its beam is from the enemy Pharaoh, were the
+    /// enemy to stand still: 0 when the beam lights it now, at most [`REACH_CAP`] (also when it
+    /// cannot be reached). A measure of the plan a side that is ahead has to carry out, for the
+    /// evaluation; it is a cheap estimate, not a search. Along the way, turning or moving one
+    /// of its own pieces on the beam costs one move, and a mirror placed on an empty square
+    /// costs as many moves as the nearest own mirror is squares away (kings' steps,
+    /// at most 3); an enemy mirror turns the beam as it stands and any other enemy piece stops
+    /// it. A beam splitter is taken as a stop.
+    pub fn reach(&self, color: Color) -> u8 {
+        let Some(origin) = self.laser_origin(color) else {
+            return REACH_CAP;
+        };
+        let own = color as u8;
+        let cells = self.cells();
+        // Own mirrors (Pyramids, Scarabs, Djeds) and the squares one and two kings' steps
+        // from them; any other square is three.
+        let mut mirrors = 0u128;
+        for (i, &byte) in cells.iter().enumerate() {
+            if cell::is_piece(byte)
+                && cell::color(byte) == own
+                && matches!(cell::kind(byte), 2 | 4 | 5)
+                && let Some(sq) = Square::from_mb(i)
+            {
+                mirrors |= 1u128 << sq.index();
+            }
+        }
+        let near1 = dilate(mirrors);
+        let near2 = dilate(near1);
+        let place = |mb: usize| -> u8 {
+            let bit = Square::from_mb(mb).map_or(0, |sq| 1u128 << sq.index());
+            if near1 & bit != 0 {
+                1
+            } else if near2 & bit != 0 {
+                2
+            } else {
+                3
+            }
+        };
+        // A bucket queue of (cell the beam leaves, direction) by cost.
+        let mut best = [REACH_CAP; MB_CELLS * 4];
+        let mut buckets: [Vec<(usize, u8)>; REACH_CAP as usize] = Default::default();
+        let (start, dir) = origin.mb();
+        let push = |best: &mut [u8; MB_CELLS * 4],
+                    buckets: &mut [Vec<(usize, u8)>; REACH_CAP as usize],
+                    at: usize,
+                    d: u8,
+                    cost: u8| {
+            if cost < best[at * 4 + d as usize] {
+                best[at * 4 + d as usize] = cost;
+                buckets[cost as usize].push((at, d));
+            }
+        };
+        push(&mut best, &mut buckets, start, dir, 0);
+        if matches!(origin, Origin::Sphinx(..)) {
+            for d in 0..4 {
+                push(&mut best, &mut buckets, start, d, 1);
+            }
+        }
+        for cost in 0..REACH_CAP {
+            while let Some((at, d)) = buckets[cost as usize].pop() {
+                if best[at * 4 + d as usize] < cost {
+                    continue;
+                }
+                let n = (at as isize + DELTAS[d as usize]) as usize;
+                let byte = cells[n];
+                if byte == OFF {
+                    continue;
+                }
+                let sides = [(d + 1) & 3, (d + 3) & 3];
+                if byte == 0 {
+                    push(&mut best, &mut buckets, n, d, cost);
+                    let c = cost + place(n);
+                    for t in sides {
+                        push(&mut best, &mut buckets, n, t, c);
+                    }
+                    continue;
+                }
+                let kind = cell::kind(byte);
+                let action = ACTIONS[byte as usize][d as usize];
+                if kind == 0 && cell::color(byte) != own {
+                    return cost;
+                }
+                if action < 4 {
+                    push(&mut best, &mut buckets, n, action, cost);
+                }
+                if cell::color(byte) == own && kind != 1 {
+                    // Moved off the beam, or (a mirror) turned the other way.
+                    push(&mut best, &mut buckets, n, d, cost + 1);
+                    if matches!(kind, 2 | 4 | 5) {
+                        for t in sides {
+                            push(&mut best, &mut buckets, n, t, cost + 1);
+                        }
+                    }
+                }
+            }
+        }
+        REACH_CAP
+    }
+
     /// Traces `color`'s shot without recording the path: what the search uses.
     #[inline]
     pub fn trace_hits(&self, color: Color) -> Hits {
@@ -666,5 +789,63 @@ fn segment(from: usize, to: usize, dir: u8, end: SegmentEnd) -> Segment {
         dir: Direction::from_index(dir as usize),
         to: to_sq,
         end,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::Move;
+
+    #[test]
+    fn reach_counts_the_moves_a_plan_needs() {
+        // Red's beam leaves a8 south and turns east at its own Pyramid on a7. Moving that
+        // Pyramid off the file (1) and bringing the one on b3 to a1, facing north-east (2),
+        // sends the beam along rank 1 into Silver's Pharaoh on e1.
+        let mut p: Position =
+            "x33a3s2a33/p13p4kp23/4s11p12P3/1S27P3/8p11/1p1P41A11p23/4S2A14/4K4X1 0"
+                .parse()
+                .unwrap();
+        assert_eq!(p.reach(Color::Red), 3);
+        p.set_side_to_move(Color::Red);
+        let sq = |s: &str| s.parse::<Square>().unwrap();
+        p.play_unchecked(Move::Step {
+            from: sq("a7"),
+            to: sq("b7"),
+        });
+        assert_eq!(p.reach(Color::Red), 2);
+    }
+
+    #[test]
+    fn reach_is_nought_exactly_when_the_beam_lights_the_enemy_pharaoh_and_is_symmetric() {
+        let mut rng = crate::rng::Rng::new(5);
+        let mut lit = 0;
+        for setup in [
+            "classic",
+            "imhotep",
+            "dynasty",
+            "khet1/classic",
+            "khet1/dynasty",
+        ] {
+            for _ in 0..30 {
+                let mut p = crate::setup::Setup::builtin(setup).unwrap().position;
+                for _ in 0..100 {
+                    for color in Color::ALL {
+                        let reach = p.reach(color);
+                        assert!(reach <= REACH_CAP);
+                        let lights = p.trace_hits(color).pharaoh_hit(color.other());
+                        assert_eq!(reach == 0, lights, "{p}");
+                        lit += lights as u32;
+                        assert_eq!(reach, p.mirrored().reach(color.other()), "{p}");
+                    }
+                    let moves = p.legal_moves();
+                    let Some(mv) = rng.pick(&moves) else { break };
+                    if p.play_unchecked(mv).is_game_over() {
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(lit > 10, "{lit} positions with a lit Pharaoh");
     }
 }
