@@ -526,65 +526,75 @@ impl Position {
                 3
             }
         };
-        // A bucket queue of (cell the beam leaves, direction) by cost.
-        let mut best = [REACH_CAP; MB_CELLS * 4];
-        let mut buckets: [Vec<(usize, u8)>; REACH_CAP as usize] = Default::default();
-        let (start, dir) = origin.mb();
-        let push = |best: &mut [u8; MB_CELLS * 4],
-                    buckets: &mut [Vec<(usize, u8)>; REACH_CAP as usize],
-                    at: usize,
-                    d: u8,
-                    cost: u8| {
-            if cost < best[at * 4 + d as usize] {
-                best[at * 4 + d as usize] = cost;
-                buckets[cost as usize].push((at, d));
-            }
-        };
-        push(&mut best, &mut buckets, start, dir, 0);
-        if matches!(origin, Origin::Sphinx(..)) {
-            for d in 0..4 {
-                push(&mut best, &mut buckets, start, d, 1);
-            }
+        // A bucket queue by cost of states `cell the beam leaves × 4 + direction`, its buckets
+        // kept from call to call: the evaluation asks at many leaves.
+        thread_local! {
+            static BUCKETS: std::cell::RefCell<[Vec<u16>; REACH_CAP as usize]> =
+                std::cell::RefCell::new(Default::default());
         }
-        for cost in 0..REACH_CAP {
-            while let Some((at, d)) = buckets[cost as usize].pop() {
-                if best[at * 4 + d as usize] < cost {
-                    continue;
+        BUCKETS.with(|buckets| {
+            let buckets = &mut *buckets.borrow_mut();
+            buckets.iter_mut().for_each(Vec::clear);
+            let mut best = [REACH_CAP; MB_CELLS * 4];
+            let push = |best: &mut [u8; MB_CELLS * 4],
+                        buckets: &mut [Vec<u16>; REACH_CAP as usize],
+                        state: usize,
+                        cost: u8| {
+                if cost < best[state] {
+                    best[state] = cost;
+                    buckets[cost as usize].push(state as u16);
                 }
-                let n = (at as isize + DELTAS[d as usize]) as usize;
-                let byte = cells[n];
-                if byte == OFF {
-                    continue;
+            };
+            let (start, dir) = origin.mb();
+            push(&mut best, buckets, start * 4 + dir as usize, 0);
+            if matches!(origin, Origin::Sphinx(..)) {
+                for d in 0..4 {
+                    push(&mut best, buckets, start * 4 + d, 1);
                 }
-                let sides = [(d + 1) & 3, (d + 3) & 3];
-                if byte == 0 {
-                    push(&mut best, &mut buckets, n, d, cost);
-                    let c = cost + place(n);
-                    for t in sides {
-                        push(&mut best, &mut buckets, n, t, c);
+            }
+            for cost in 0..REACH_CAP {
+                let mut i = 0;
+                while let Some(&state) = buckets[cost as usize].get(i) {
+                    i += 1;
+                    let (at, d) = (state as usize / 4, state as u8 & 3);
+                    if best[state as usize] < cost {
+                        continue;
                     }
-                    continue;
-                }
-                let kind = cell::kind(byte);
-                let action = ACTIONS[byte as usize][d as usize];
-                if kind == 0 && cell::color(byte) != own {
-                    return cost;
-                }
-                if action < 4 {
-                    push(&mut best, &mut buckets, n, action, cost);
-                }
-                if cell::color(byte) == own && kind != 1 {
-                    // Moved off the beam, or (a mirror) turned the other way.
-                    push(&mut best, &mut buckets, n, d, cost + 1);
-                    if matches!(kind, 2 | 4 | 5) {
+                    let n = (at as isize + DELTAS[d as usize]) as usize;
+                    let byte = cells[n];
+                    if byte == OFF {
+                        continue;
+                    }
+                    let sides = [(d + 1) & 3, (d + 3) & 3];
+                    if byte == 0 {
+                        push(&mut best, buckets, n * 4 + d as usize, cost);
+                        let c = cost + place(n);
                         for t in sides {
-                            push(&mut best, &mut buckets, n, t, cost + 1);
+                            push(&mut best, buckets, n * 4 + t as usize, c);
+                        }
+                        continue;
+                    }
+                    let kind = cell::kind(byte);
+                    if kind == 0 && cell::color(byte) != own {
+                        return cost;
+                    }
+                    let action = ACTIONS[byte as usize][d as usize];
+                    if action < 4 {
+                        push(&mut best, buckets, n * 4 + action as usize, cost);
+                    }
+                    if cell::color(byte) == own && kind != 1 {
+                        // Moved off the beam, or (a mirror) turned the other way.
+                        push(&mut best, buckets, n * 4 + d as usize, cost + 1);
+                        if matches!(kind, 2 | 4 | 5) {
+                            for t in sides {
+                                push(&mut best, buckets, n * 4 + t as usize, cost + 1);
+                            }
                         }
                     }
                 }
             }
-        }
-        REACH_CAP
+            REACH_CAP
+        })
     }
 
     /// Traces `color`'s shot without recording the path: what the search uses.
