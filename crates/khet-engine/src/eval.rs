@@ -169,7 +169,7 @@ pub fn evaluate_with(p: &Position, w: &Weights) -> i32 {
 pub fn features(p: &Position) -> [i32; FEATURES] {
     let us = p.side_to_move();
     // Per side: pyramids, anubis, obelisks, guards, forwardness, beam near the enemy Pharaoh,
-    // enemy pieces the beam hits.
+    // enemy pieces the beam hits, and (when well ahead) reach.
     let mut side = [[0i32; 8]; 2];
     let mut pharaoh = [None::<Square>; 2];
     let mut own = [0u128; 2];
