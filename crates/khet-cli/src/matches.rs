@@ -368,6 +368,9 @@ struct Tally {
     /// Draws in which `a` (index 0) or `b` (1) was a Pyramid or more ahead, by cause (see
     /// [`CAUSES`]).
     draws_led: [[u32; 2]; 3],
+    /// Games that started with a side a Pyramid or more ahead in material (a book's won
+    /// positions): won, drawn and lost by `a` (index 0) or `b` (1) playing that side.
+    from_ahead: [[u32; 3]; 2],
     results: Vec<f64>,
 }
 
@@ -696,7 +699,31 @@ pub fn play_match(
             Color::Red
         };
         let seed = 0x5EED_0000 + u64::from(g) * 7919;
+        let start_lead = {
+            let m = material(game.position());
+            m[0] - m[1]
+        };
         let o = players.play(&setup, game, a_color, plan.movetime, seed, out)?;
+        if start_lead.abs() >= LEAD {
+            let ahead = if start_lead > 0 {
+                Color::Silver
+            } else {
+                Color::Red
+            };
+            let (side, score) = if ahead == a_color {
+                (0, o.score)
+            } else {
+                (1, 1.0 - o.score)
+            };
+            let column = if score == 1.0 {
+                0
+            } else if score == 0.0 {
+                2
+            } else {
+                1
+            };
+            tally.from_ahead[side][column] += 1;
+        }
         match o.score {
             1.0 => tally.wins += 1,
             0.0 => tally.losses += 1,
@@ -775,6 +802,20 @@ pub fn play_match(
         led(1),
         b.name()
     );
+    if tally.from_ahead.iter().flatten().any(|&n| n > 0) {
+        let record = |side: usize| {
+            let [w, d, l] = tally.from_ahead[side];
+            format!("won {w}, drew {d}, lost {l}")
+        };
+        say!(
+            out,
+            "from a start a Pyramid or more ahead, the side ahead: {} by {}, {} by {}",
+            record(0),
+            a.name(),
+            record(1),
+            b.name()
+        );
+    }
     Ok(())
 }
 

@@ -437,7 +437,12 @@ fn a_match_from_a_book_plays_each_position_from_both_sides() {
     assert!(
         out.contains("game 1 (book 1, Master plays Silver): Silver wins")
             && out.contains("game 2 (book 1, Master plays Red): Silver wins")
-            && out.contains("+1 =0 -1 over 2 games"),
+            && out.contains("+1 =0 -1 over 2 games")
+            // Silver is 9.6 Pyramids ahead in material: each contender converted it once.
+            && out.contains(
+                "from a start a Pyramid or more ahead, the side ahead: won 1, drew 0, lost 0 by \
+                 Master, won 1, drew 0, lost 0 by Beginner"
+            ),
         "{out}"
     );
     std::fs::write(dir.join("bad.txt"), "x29 0\n").unwrap();
