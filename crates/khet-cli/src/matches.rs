@@ -988,14 +988,15 @@ mod tests {
     }
 
     #[test]
-    fn the_committed_book_holds_won_positions() {
-        let path =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/books/ahead.txt");
-        let book = read_book(&path).unwrap();
-        assert_eq!(book.len(), 34);
-        for p in &book {
+    fn the_committed_books_hold_won_positions() {
+        let books = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/books");
+        let first = read_book(&books.join("ahead.txt")).unwrap();
+        let second = read_book(&books.join("ahead-2.txt")).unwrap();
+        assert_eq!((first.len(), second.len()), (34, 59));
+        for p in first.iter().chain(&second) {
             let m = material(p);
             assert!((m[0] - m[1]).abs() >= 150, "{p}");
+            assert!(!second.contains(p) || !first.contains(p), "{p} in both");
         }
     }
 
