@@ -11,7 +11,7 @@ use crate::square::Square;
 pub const WIN: i32 = 100_000;
 
 /// The evaluation's weights, in one place.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// A Pyramid (the unit: 100).
     pub pyramid: i32,

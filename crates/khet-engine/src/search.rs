@@ -277,6 +277,46 @@ pub struct Searcher {
     helper_nodes: Arc<AtomicU64>,
     /// A helper thread (it adds its nodes to `helper_nodes`).
     helper: bool,
+    /// Evaluations already made (see [`EvalCache`]).
+    evals: EvalCache,
+}
+
+/// Evaluations by position key, per thread: a leaf met again (in the next iteration, by a
+/// transposition, or after a null-move test of the same node) costs a lookup instead of two beam
+/// traces and, for a side well ahead, the reach. Exact keys, so a search visits the same tree
+/// with it as without it.
+struct EvalCache {
+    slots: Vec<(u64, i32)>,
+    /// The weights its evaluations were made with.
+    weights: Weights,
+}
+
+/// The most slots an [`EvalCache`] has (16 bytes each); it has no more than the searcher's
+/// transposition table, so a small searcher stays small.
+const EVAL_SLOTS: usize = 1 << 15;
+
+impl EvalCache {
+    /// `slots`, a power of two.
+    fn new(weights: Weights, slots: usize) -> EvalCache {
+        EvalCache {
+            // A key no position has in practice, as the transposition table assumes too.
+            slots: vec![(u64::MAX, 0); slots],
+            weights,
+        }
+    }
+
+    fn evaluate(&mut self, p: &Position, weights: &Weights) -> i32 {
+        if self.weights != *weights {
+            *self = EvalCache::new(*weights, self.slots.len());
+        }
+        let key = p.key();
+        let mask = self.slots.len() - 1;
+        let slot = &mut self.slots[key as usize & mask];
+        if slot.0 != key {
+            *slot = (key, evaluate_with(p, weights));
+        }
+        slot.1
+    }
 }
 
 /// The contempt by default: a Pyramid. Master's opponents (people, Khet2-AI) are weaker than it,
@@ -335,6 +375,7 @@ impl Searcher {
             threads: 1,
             helper_nodes: Arc::new(AtomicU64::new(0)),
             helper: false,
+            evals: EvalCache::new(Weights::default(), n.min(EVAL_SLOTS)),
         }
     }
 
@@ -358,8 +399,16 @@ impl Searcher {
     /// Forget everything learned (a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.evals = EvalCache::new(self.weights, self.evals.slots.len());
         self.killers = [[None; 2]; MAX_PLY];
         self.history.iter_mut().for_each(|h| *h = 0);
+    }
+
+    /// The evaluation of `p` for its side to move (from the cache when it was made before),
+    /// faded at `ply` when progress is on.
+    fn evaluate(&mut self, p: &Position, ply: usize) -> i32 {
+        let eval = self.evals.evaluate(p, &self.weights);
+        self.fade(eval, ply)
     }
 
     fn out_of_time(&mut self) -> bool {
@@ -492,6 +541,7 @@ impl Searcher {
             threads: 1,
             helper_nodes: self.helper_nodes.clone(),
             helper: true,
+            evals: EvalCache::new(self.weights, self.evals.slots.len()),
         }
     }
 
@@ -721,7 +771,7 @@ impl Searcher {
             return if self.quiescence {
                 self.quiesce(p, alpha, beta, ply, 2)
             } else {
-                self.fade(evaluate_with(p, &self.weights), ply)
+                self.evaluate(p, ply)
             };
         }
         let key = p.key();
@@ -855,7 +905,7 @@ impl Searcher {
             || depth < 3
             || self.passed[ply]
             || beta.abs() >= WIN - MAX_PLY as i32
-            || self.fade(evaluate_with(p, &self.weights), ply) < beta
+            || self.evaluate(p, ply) < beta
         {
             return None;
         }
@@ -892,7 +942,7 @@ impl Searcher {
 
     /// Only shots that hit something (and Pharaoh kills) are searched past the horizon.
     fn quiesce(&mut self, p: &Position, mut alpha: i32, beta: i32, ply: usize, qdepth: u32) -> i32 {
-        let stand = self.fade(evaluate_with(p, &self.weights), ply);
+        let stand = self.evaluate(p, ply);
         if stand >= beta || qdepth == 0 || ply >= MAX_PLY - 1 {
             return stand.max(alpha.min(stand));
         }
@@ -970,5 +1020,44 @@ mod tests {
         );
         s.progress = false;
         assert_eq!(at(&mut s, PROGRESS_PLIES), 400);
+    }
+
+    #[test]
+    fn the_evaluation_cache_gives_what_the_evaluation_gives() {
+        // Positions of seeded random games, each asked twice (the second from the cache), and
+        // again under other weights: a cache that kept the old ones would answer wrongly.
+        let mut cache = EvalCache::new(Weights::default(), 1024);
+        let other = Weights {
+            pyramid: 150,
+            reach: 0,
+            ..Weights::default()
+        };
+        let mut rng = crate::rng::Rng::new(11);
+        let mut seen = 0;
+        for setup in ["classic", "imhotep", "dynasty", "khet1/classic"] {
+            let mut p = crate::setup::Setup::builtin(setup).unwrap().position;
+            for _ in 0..150 {
+                for w in [Weights::default(), other] {
+                    for _ in 0..2 {
+                        assert_eq!(cache.evaluate(&p, &w), evaluate_with(&p, &w), "{p}");
+                    }
+                }
+                seen += 1;
+                let moves = p.legal_moves();
+                let Some(mv) = rng.pick(&moves) else { break };
+                if p.play_unchecked(mv).is_game_over() {
+                    break;
+                }
+            }
+        }
+        assert!(seen > 100);
+        // A slot that holds another key is not taken for this one.
+        let a = crate::setup::Setup::builtin("classic").unwrap().position;
+        let mut b = a;
+        b.set_side_to_move(Color::Red);
+        let w = Weights::default();
+        let slot = |p: &Position| p.key() as usize & 1023;
+        cache.slots[slot(&b)] = (a.key(), 12_345);
+        assert_eq!(cache.evaluate(&b, &w), evaluate_with(&b, &w));
     }
 }
