@@ -334,6 +334,33 @@ fn draw_cause(game: &Game) -> usize {
 /// A draw in which one side led by at least this much material (a Pyramid) was a win let slip.
 const LEAD: i32 = 100;
 
+/// For a game that started with a side [`LEAD`] or more ahead in material (Silver's lead
+/// `start_lead`): which contender played that side (0 `a`, 1 `b`) and how it did (0 won, 1 drew,
+/// 2 lost), from `a`'s score.
+fn from_ahead(start_lead: i32, a_color: Color, a_score: f64) -> Option<(usize, usize)> {
+    if start_lead.abs() < LEAD {
+        return None;
+    }
+    let ahead = if start_lead > 0 {
+        Color::Silver
+    } else {
+        Color::Red
+    };
+    let (side, score) = if ahead == a_color {
+        (0, a_score)
+    } else {
+        (1, 1.0 - a_score)
+    };
+    let column = if score == 1.0 {
+        0
+    } else if score == 0.0 {
+        2
+    } else {
+        1
+    };
+    Some((side, column))
+}
+
 /// The Elo difference for a score fraction, and its 95% error bar from the per-game results.
 fn elo(results: &[f64]) -> (f64, f64) {
     let n = results.len() as f64;
@@ -704,24 +731,7 @@ pub fn play_match(
             m[0] - m[1]
         };
         let o = players.play(&setup, game, a_color, plan.movetime, seed, out)?;
-        if start_lead.abs() >= LEAD {
-            let ahead = if start_lead > 0 {
-                Color::Silver
-            } else {
-                Color::Red
-            };
-            let (side, score) = if ahead == a_color {
-                (0, o.score)
-            } else {
-                (1, 1.0 - o.score)
-            };
-            let column = if score == 1.0 {
-                0
-            } else if score == 0.0 {
-                2
-            } else {
-                1
-            };
+        if let Some((side, column)) = from_ahead(start_lead, a_color, o.score) {
             tally.from_ahead[side][column] += 1;
         }
         match o.score {
