@@ -166,7 +166,7 @@ impl Square {
     }
 }
 
-const TO_MB: [u8; SQUARES] = {
+pub(crate) const TO_MB: [u8; SQUARES] = {
     let mut t = [0u8; SQUARES];
     let mut i = 0;
     while i < SQUARES {
