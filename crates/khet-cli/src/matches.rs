@@ -290,7 +290,7 @@ impl Drop for External {
 const LIMITS: DrawLimits = DrawLimits::MATCH;
 
 /// Plies at the end of `game` in which no shot removed a piece.
-fn quiet_plies(game: &Game) -> u32 {
+pub(crate) fn quiet_plies(game: &Game) -> u32 {
     game.turns()
         .iter()
         .rev()

@@ -3,7 +3,7 @@
 //! minute and takes its seat again; the server's numbered events make every move count once).
 
 use crate::out::{Failure, Out};
-use khet_engine::{Clock, Level, Limits, Rng, Searcher};
+use khet_engine::{Clock, DrawLimits, Level, Limits, Rng, Searcher};
 use khet_protocol::client::{Backoff, ClientError, Connection};
 use khet_protocol::{
     ClientMsg, ClockSpec, Mirror, MirrorError, NewGame, Refusal, ServerMsg, check_code, is_secret,
@@ -93,6 +93,9 @@ pub fn default_identity() -> PathBuf {
         .join("engine-identity")
 }
 
+/// How often a stalled game's draw offer is made again.
+const OFFER_EVERY: usize = 20;
+
 struct Player {
     conn: Connection,
     server: String,
@@ -108,6 +111,11 @@ struct Player {
     claimed: bool,
     /// The ply at which a repetition was claimed, so a refused claim is not sent again.
     repetition_claimed: Option<usize>,
+    /// The ply of our last draw offer.
+    offered: Option<usize>,
+    /// The ply at which we accepted a draw, so a refused acceptance (the offer lapsed) is not
+    /// sent again.
+    accepted: Option<usize>,
     searcher: Searcher,
     rng: Rng,
     strength: Strength,
@@ -174,6 +182,8 @@ pub fn play(online: &Online, out: &mut Out<impl Write>) -> Result<(), Failure> {
         gone: None,
         claimed: false,
         repetition_claimed: None,
+        offered: None,
+        accepted: None,
         searcher: Searcher::default(),
         rng: Rng::new(u64::from(std::process::id())),
         strength: online.strength,
@@ -267,8 +277,10 @@ impl Player {
                 }
                 _ => {
                     eprintln!("the server refused: {reason}");
-                    // A refused claim: play a move instead.
-                    if self.sent.is_some() && self.sent == self.repetition_claimed {
+                    // A refused claim or acceptance: play a move instead.
+                    if self.sent.is_some()
+                        && (self.sent == self.repetition_claimed || self.sent == self.accepted)
+                    {
                         self.sent = None;
                     }
                 }
@@ -304,6 +316,22 @@ impl Player {
             (Strength::Level(_), None) => Duration::from_secs(1),
         };
         let game = mirror.game.clone();
+        // The server has no move limit, and two engines that each score a draw below playing
+        // on could shuffle for ever: past the match's limit of plies without a capture, a
+        // draw is taken when offered, and offered.
+        let stalled = DrawLimits::MATCH
+            .quiet_plies
+            .is_some_and(|limit| crate::matches::quiet_plies(&game) >= limit);
+        let you = mirror.you;
+        if stalled
+            && self.accepted != Some(ply)
+            && you.is_some_and(|c| mirror.view.draw_offer == Some(c.other()))
+        {
+            self.conn.send(&ClientMsg::AcceptDraw).map_err(refused)?;
+            self.sent = Some(ply);
+            self.accepted = Some(ply);
+            return Ok(());
+        }
         // Not ahead in a position seen three times: take the draw, as the game's computer
         // does, rather than shuffle on (the server has no move limit).
         if self.repetition_claimed != Some(ply)
@@ -338,6 +366,11 @@ impl Player {
             })
             .map_err(refused)?;
         self.sent = Some(ply);
+        // Offered after the move (a move ends the mover's own offer), once in OFFER_EVERY plies.
+        if stalled && self.offered.is_none_or(|at| ply >= at + OFFER_EVERY) {
+            self.conn.send(&ClientMsg::OfferDraw).map_err(refused)?;
+            self.offered = Some(ply);
+        }
         Ok(())
     }
 
