@@ -87,11 +87,13 @@ const fn file_mask(file: usize) -> u128 {
     m
 }
 
+/// Every square (bit = square index), and the a- and j-files.
+const BOARD: u128 = (1u128 << 80) - 1;
+const FILE_A: u128 = file_mask(0);
+const FILE_J: u128 = file_mask(9);
+
 /// The squares (bit = square index) of `set` and next to them.
 fn dilate(set: u128) -> u128 {
-    const BOARD: u128 = (1u128 << 80) - 1;
-    const FILE_A: u128 = file_mask(0);
-    const FILE_J: u128 = file_mask(9);
     // Masked before the sideways shifts, or a bit above the top rank would come back on it.
     let v = (set | (set << 10) | (set >> 10)) & BOARD;
     v | ((v & !FILE_J) << 1) | ((v & !FILE_A) >> 1)
@@ -101,9 +103,6 @@ fn dilate(set: u128) -> u128 {
 /// Kogge-Stone fill: doubling steps, no loop over squares).
 #[inline(always)]
 fn run(set: u128, empty: u128, d: usize) -> u128 {
-    const BOARD: u128 = (1u128 << 80) - 1;
-    const FILE_A: u128 = file_mask(0);
-    const FILE_J: u128 = file_mask(9);
     let (mut g, mut p) = (set, empty);
     match d {
         0 => {
@@ -148,9 +147,6 @@ fn run(set: u128, empty: u128, d: usize) -> u128 {
 /// The squares one step from `set` in direction `d` (those off the board dropped).
 #[inline(always)]
 fn step(set: u128, d: usize) -> u128 {
-    const BOARD: u128 = (1u128 << 80) - 1;
-    const FILE_A: u128 = file_mask(0);
-    const FILE_J: u128 = file_mask(9);
     match d {
         0 => (set << 10) & BOARD,
         1 => (set & !FILE_J) << 1,
