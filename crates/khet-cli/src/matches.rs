@@ -48,6 +48,8 @@ pub struct Switches {
     pub threads: usize,
     /// What a repetition draw costs it, in centipawns (`-cN`).
     pub contempt: i32,
+    /// Its evaluation's weights (`-wNAME=VALUE` sets one, by its name in `eval::Weights`).
+    pub weights: Weights,
 }
 
 impl Default for Switches {
@@ -62,6 +64,7 @@ impl Default for Switches {
             limits: s.draw_limits != DrawLimits::default(),
             threads: s.threads,
             contempt: s.contempt,
+            weights: s.weights,
         }
     }
 }
@@ -86,6 +89,7 @@ impl Switches {
         searcher.aspiration = self.aspiration;
         searcher.threads = self.threads;
         searcher.contempt = self.contempt;
+        searcher.weights = self.weights;
         searcher.draw_limits = if self.limits {
             DrawLimits::MATCH
         } else {
@@ -107,6 +111,13 @@ impl Switches {
         if self.contempt != khet_engine::search::DEFAULT_CONTEMPT {
             name += &format!(" (contempt {})", self.contempt);
         }
+        let (mut mine, mut default) = (self.weights, Weights::default());
+        for ((weight, value), (_, usual)) in mine.fields_mut().into_iter().zip(default.fields_mut())
+        {
+            if value != usual {
+                name += &format!(" ({weight} {value})");
+            }
+        }
         if self.threads > 1 {
             name += &format!(" on {} threads", self.threads);
         }
@@ -126,8 +137,9 @@ impl Contender {
 /// `master`, with any of the suffixes `-norep` (the search blind to repetitions), `-prog`
 /// (with the fading of quiet positions), `-nolmr` (without late-move reductions), `-nonull`
 /// (without null moves), `-noasp` (without aspiration windows),
-/// `-limits` (knowing the match's draw limits), `-cN` (a contempt of N centipawns), then `@N`
-/// (on N threads); or `engine:COMMAND`.
+/// `-limits` (knowing the match's draw limits), `-cN` (a contempt of N centipawns),
+/// `-wNAME=VALUE` (an evaluation weight, named as in `eval::Weights`, set), then `@N` (on N
+/// threads); or `engine:COMMAND`.
 impl std::str::FromStr for Contender {
     type Err = String;
     fn from_str(s: &str) -> Result<Contender, String> {
@@ -172,11 +184,38 @@ impl std::str::FromStr for Contender {
                 name = rest;
                 continue 'strip;
             }
+            if let Some((rest, last)) = name.rsplit_once('-')
+                && let Some((weight, value)) =
+                    last.strip_prefix('w').and_then(|w| w.split_once('='))
+            {
+                let value = value
+                    .parse::<i32>()
+                    .ok()
+                    .filter(|v| (0..=10_000).contains(v))
+                    .ok_or_else(|| {
+                        format!(
+                            "'{}' is not a weight (0 to 10000)",
+                            khet_engine::text::quote(value)
+                        )
+                    })?;
+                let mut fields = switches.weights.fields_mut();
+                let Some((_, slot)) = fields.iter_mut().find(|(name, _)| *name == weight) else {
+                    let names: Vec<&str> = fields.iter().map(|(name, _)| *name).collect();
+                    return Err(format!(
+                        "no weight is called '{}' (the weights: {})",
+                        khet_engine::text::quote(weight),
+                        names.join(", ")
+                    ));
+                };
+                **slot = value;
+                name = rest;
+                continue 'strip;
+            }
             break;
         }
         let level = name.parse().map_err(|e: khet_engine::ParseNameError| {
             format!(
-                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -cN with a contempt of N centipawns, @N for N threads"
+                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, @N for N threads"
             )
         })?;
         Ok(Contender::Level { level, switches })
@@ -1062,6 +1101,34 @@ mod tests {
                 .unwrap_err()
                 .contains("-nonull")
         );
+    }
+
+    #[test]
+    fn a_weight_suffix_sets_one_evaluation_weight() {
+        let Ok(Contender::Level { switches, .. }) = "master-wcapture_reach=20-c50".parse() else {
+            panic!("a level");
+        };
+        let mut searcher = Searcher::new(1024);
+        switches.apply(&mut searcher);
+        assert_eq!(searcher.weights.capture_reach, 20);
+        assert_eq!(searcher.contempt, 50);
+        let mut rest = searcher.weights;
+        rest.capture_reach = Weights::default().capture_reach;
+        assert_eq!(rest, Weights::default(), "the other weights are left");
+        let contender: Contender = "master-wreach=40".parse().unwrap();
+        assert!(
+            contender.name().contains("(reach 40)"),
+            "{}",
+            contender.name()
+        );
+        for (bad, says) in [
+            ("master-wnosuch=3", "no weight is called 'nosuch'"),
+            ("master-wreach=x", "'x' is not a weight"),
+            ("master-wreach=99999", "is not a weight"),
+        ] {
+            let err = bad.parse::<Contender>().unwrap_err();
+            assert!(err.contains(says), "{bad}: {err}");
+        }
     }
 
     #[test]

@@ -73,6 +73,24 @@ static ACTIONS: [[u8; 4]; 256] = {
 
 const DELTAS: [isize; 4] = [MB_WIDTH as isize, 1, -(MB_WIDTH as isize), -1];
 
+/// How many moves of its own pieces a side's beam is from the enemy Pharaoh and from its
+/// nearest capture ([`Position::reaches`]), each at most [`REACH_CAP`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reach {
+    /// Moves to light the enemy Pharaoh ([`Position::reach`]).
+    pub pharaoh: u8,
+    /// Moves to the first capture: an enemy piece hit where it is lost, or the Pharaoh lit.
+    pub capture: u8,
+}
+
+impl Reach {
+    /// Neither within reach (a side without a laser).
+    pub const NONE: Reach = Reach {
+        pharaoh: REACH_CAP,
+        capture: REACH_CAP,
+    };
+}
+
 /// The most [`Position::reach`] counts.
 pub const REACH_CAP: u8 = 6;
 
@@ -558,14 +576,24 @@ impl Position {
     /// Computed on bitboards, one cost at a time: the squares a beam can leave in each
     /// direction for at most that many moves, closed under what costs nothing (running on over
     /// empty squares, turning at mirrors). The evaluation asks at every node of a side ahead;
-    /// this is several times faster than [`Position::reach_stepwise`], the search over
+    /// this is several times faster than [`Position::reaches_stepwise`], the search over
     /// (square, direction) states it is tested against.
     pub fn reach(&self, color: Color) -> u8 {
+        self.reaches(color).pharaoh
+    }
+
+    /// [`Position::reach`], and by the same measure how many moves `color`'s beam is from its
+    /// nearest capture (an enemy piece hit on a side that loses it, or the Pharaoh lit): the
+    /// plan of a side that is ahead but cannot reach the Pharaoh yet, to take what guards it.
+    pub fn reaches(&self, color: Color) -> Reach {
         let Some(origin) = self.laser_origin(color) else {
-            return REACH_CAP;
+            return Reach::NONE;
         };
         let own = color as u8;
         let cells = self.cells();
+        // hit[d]: enemy pieces a beam travelling `d` removes (or takes the top obelisk of).
+        let mut hit = [0u128; 4];
+        let mut capture = REACH_CAP;
         let mut empty = 0u128;
         let mut enemy_pharaoh = 0u128;
         let mut movable = 0u128;
@@ -595,6 +623,8 @@ impl Position {
                 let a = ACTIONS[byte as usize][d];
                 if a < 4 {
                     turns[d][a as usize] |= bit;
+                } else if a == HIT && !mine {
+                    hit[d] |= bit;
                 }
             }
         }
@@ -631,7 +661,13 @@ impl Position {
                     entered[d] = step(lit[d], d) | entry[d];
                 }
                 if entered.iter().any(|&e| e & enemy_pharaoh != 0) {
-                    return cost as u8;
+                    return Reach {
+                        pharaoh: cost as u8,
+                        capture: capture.min(cost as u8),
+                    };
+                }
+                if capture == REACH_CAP && (0..4).any(|d| entered[d] & hit[d] != 0) {
+                    capture = cost as u8;
                 }
                 let mut changed = false;
                 for (d, turn) in turns.iter().enumerate() {
@@ -658,16 +694,20 @@ impl Position {
                 }
             }
         }
-        REACH_CAP
+        Reach {
+            pharaoh: REACH_CAP,
+            capture,
+        }
     }
 
-    /// [`Position::reach`] as a search over (square, direction) states by cost: the reference
+    /// [`Position::reaches`] as a search over (square, direction) states by cost: the reference
     /// the tests hold the bitboard version to.
     #[doc(hidden)]
-    pub fn reach_stepwise(&self, color: Color) -> u8 {
+    pub fn reaches_stepwise(&self, color: Color) -> Reach {
         let Some(origin) = self.laser_origin(color) else {
-            return REACH_CAP;
+            return Reach::NONE;
         };
+        let mut capture = REACH_CAP;
         let own = color as u8;
         let cells = self.cells();
         // Own mirrors (Pyramids, Scarabs, Djeds) and the squares one and two kings' steps
@@ -744,9 +784,15 @@ impl Position {
                     }
                     let kind = cell::kind(byte);
                     if kind == 0 && cell::color(byte) != own {
-                        return cost;
+                        return Reach {
+                            pharaoh: cost,
+                            capture: capture.min(cost),
+                        };
                     }
                     let action = ACTIONS[byte as usize][d as usize];
+                    if action == HIT && cell::color(byte) != own {
+                        capture = capture.min(cost);
+                    }
                     if action < 4 {
                         push(&mut best, buckets, n * 4 + action as usize, cost);
                     }
@@ -761,7 +807,10 @@ impl Position {
                     }
                 }
             }
-            REACH_CAP
+            Reach {
+                pharaoh: REACH_CAP,
+                capture,
+            }
         })
     }
 
@@ -1028,11 +1077,12 @@ mod tests {
     }
 
     #[test]
-    fn reach_on_bitboards_is_reach_square_by_square() {
+    fn reaches_on_bitboards_are_reaches_square_by_square() {
         // Random games from every kind of setup (Sphinxes, fixed lasers, beam splitters), and
         // the same positions thinned out, where beams run far and plans are long.
         let mut rng = crate::rng::Rng::new(17);
         let mut seen = [0u32; REACH_CAP as usize + 1];
+        let mut captures = [0u32; REACH_CAP as usize + 1];
         for setup in [
             "classic",
             "imhotep",
@@ -1047,9 +1097,11 @@ mod tests {
                 for _ in 0..120 {
                     for q in [p, thinned(&p, &mut rng)] {
                         for color in Color::ALL {
-                            let reach = q.reach(color);
-                            assert_eq!(reach, q.reach_stepwise(color), "{q} {color:?}");
-                            seen[reach as usize] += 1;
+                            let reaches = q.reaches(color);
+                            assert_eq!(reaches, q.reaches_stepwise(color), "{q} {color:?}");
+                            assert!(reaches.capture <= reaches.pharaoh, "{q} {color:?}");
+                            seen[reaches.pharaoh as usize] += 1;
+                            captures[reaches.capture as usize] += 1;
                         }
                     }
                     let moves = p.legal_moves();
@@ -1061,6 +1113,10 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&n| n > 20), "every reach is met: {seen:?}");
+        assert!(
+            captures[..4].iter().all(|&n| n > 20),
+            "captures: {captures:?}"
+        );
     }
 
     /// `p` with about half of the pieces that are neither Pharaohs nor lasers taken off.
