@@ -157,6 +157,10 @@ enum Command {
         /// instead of the setups (e.g. won positions, to see a side convert them)
         #[arg(long, conflicts_with = "opening_plies")]
         book: Option<PathBuf>,
+        /// The log of a stopped run of the same match (its standard output): its games count,
+        /// and play goes on from the next pair (a sequential test continues where it stopped)
+        #[arg(long)]
+        resume: Option<PathBuf>,
     },
     /// Tune the evaluation's weights from self-play positions by Texel's method (prints them)
     Texel {
@@ -305,8 +309,9 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             opening_plies,
             records,
             book,
+            resume,
         } => {
-            let plan = matches::MatchPlan {
+            let mut plan = matches::MatchPlan {
                 games,
                 movetime: std::time::Duration::from_millis(movetime),
                 opening_plies: opening_plies.unwrap_or(if sprt.is_some() { 4 } else { 0 }),
@@ -316,7 +321,11 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
                     .map(|path| matches::read_book(&path))
                     .transpose()
                     .map_err(Failure::Input)?,
+                resume: Vec::new(),
             };
+            if let Some(path) = resume {
+                plan.resume = matches::read_resume(&path, &a, &plan).map_err(Failure::Input)?;
+            }
             matches::play_match(&a, &b, &plan, out)
         }
         Command::Tune { games, depth } => matches::tune(games, depth, out),

@@ -456,6 +456,87 @@ pub struct MatchPlan {
     pub records: Option<std::path::PathBuf>,
     /// Start positions to play instead of the setups' openings, each from both sides, in turn.
     pub book: Option<Vec<Position>>,
+    /// The results of an earlier run of the same match (its log, read by [`read_resume`]):
+    /// the match counts them and plays on from the game after them.
+    pub resume: Vec<f64>,
+}
+
+/// The longest match log `--resume` reads, in bytes.
+const MAX_LOG: usize = 16 << 20;
+
+/// The results for `a` of the games a match log shows (the `game N (…)` lines `play_match`
+/// prints; other lines are skipped), so that a stopped match, a sequential test above all,
+/// goes on where it stopped instead of starting again. Each line must name `a` as the match
+/// names it, be numbered in turn from 1, and start where `plan` would start that game (the
+/// same setups and opening plies, or the same book); a last game without its pair's other half
+/// is dropped, to be played again. The draws a side led are not in the log, so the summary
+/// counts them for the new games only.
+pub fn read_resume(
+    path: &std::path::Path,
+    a: &Contender,
+    plan: &MatchPlan,
+) -> Result<Vec<f64>, String> {
+    let name = path.display();
+    let bytes = crate::files::read_bounded(path, MAX_LOG).map_err(|e| format!("{name}: {e}"))?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| format!("{name}: not UTF-8 text"))?;
+    let who = a.name();
+    let mut results = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let at = |why: String| format!("{name}:{}: {why}", i + 1);
+        let Some(rest) = line.trim_start_matches('\u{feff}').strip_prefix("game ") else {
+            continue;
+        };
+        let Some((number, rest)) = rest.split_once(" (") else {
+            continue;
+        };
+        let Ok(number) = number.parse::<usize>() else {
+            continue;
+        };
+        if number != results.len() + 1 {
+            return Err(at(format!(
+                "game {number} where game {} was due",
+                results.len() + 1
+            )));
+        }
+        let g = results.len() as u32;
+        let color = color_of_a(g);
+        let marker = format!(" plays {color}): ");
+        let Some((start, result)) = rest.split_once(&marker) else {
+            return Err(at(format!(
+                "game {number} should be played by A as {color}"
+            )));
+        };
+        let label = start_of(plan, g / 2)?.2;
+        if start != format!("{label}, {who}") {
+            return Err(at(format!(
+                "game {number} was '{}', this match's is '{label}, {who}' (the same contenders, \
+                 setups or book are needed)",
+                khet_engine::text::quote(start)
+            )));
+        }
+        let score = if result.starts_with("draw") {
+            0.5
+        } else if result.starts_with(&format!("{color} wins")) {
+            1.0
+        } else if result.starts_with(&format!("{} wins", color.other())) {
+            0.0
+        } else {
+            return Err(at(format!(
+                "'{}' is not a result",
+                khet_engine::text::quote(result)
+            )));
+        };
+        results.push(score);
+    }
+    results.truncate(results.len() / 2 * 2);
+    if results.len() >= plan.games as usize {
+        return Err(format!(
+            "{name}: {} games played already, --games {} asks for no more",
+            results.len(),
+            plan.games
+        ));
+    }
+    Ok(results)
 }
 
 /// The longest book read, in bytes.
@@ -614,6 +695,36 @@ pub(crate) fn opening(pair: u32, plies: usize) -> Result<(&'static str, Game), S
     Ok((setup, game))
 }
 
+/// Where pair `pair` of a match starts: the setup's name or the book position's string, the
+/// game (after the opening's random plies), and the label its progress lines give it.
+fn start_of(plan: &MatchPlan, pair: u32) -> Result<(String, Game, String), String> {
+    Ok(match &plan.book {
+        Some(book) => {
+            let i = pair as usize % book.len();
+            let p = book[i];
+            (p.to_string(), Game::new(p), format!("book {}", i + 1))
+        }
+        None => {
+            let (setup, game) = opening(pair, plan.opening_plies)?;
+            let label = if plan.opening_plies > 0 {
+                format!("{setup} opening {}", pair + 1)
+            } else {
+                setup.to_string()
+            };
+            (setup.to_string(), game, label)
+        }
+    })
+}
+
+/// The colour `a` plays in game `g` (from 0): Silver in a pair's first game, Red in its second.
+fn color_of_a(g: u32) -> Color {
+    if g.is_multiple_of(2) {
+        Color::Silver
+    } else {
+        Color::Red
+    }
+}
+
 /// The contenders of a match, ready to play.
 struct Players<'a> {
     contenders: [&'a Contender; 2],
@@ -740,30 +851,38 @@ pub fn play_match(
         }
     }
     let mut pairs: Vec<f64> = Vec::new();
-    let mut verdict = Verdict::Continue;
-    for g in 0..plan.games {
-        let pair = g / 2;
-        let (setup, game, label) = match &plan.book {
-            Some(book) => {
-                let i = pair as usize % book.len();
-                let p = book[i];
-                (p.to_string(), Game::new(p), format!("book {}", i + 1))
-            }
-            None => {
-                let (setup, game) = opening(pair, plan.opening_plies)?;
-                let label = if plan.opening_plies > 0 {
-                    format!("{setup} opening {}", pair + 1)
-                } else {
-                    setup.to_string()
-                };
-                (setup.to_string(), game, label)
-            }
-        };
-        let a_color = if g % 2 == 0 {
-            Color::Silver
-        } else {
-            Color::Red
-        };
+    for (i, &score) in plan.resume.iter().enumerate() {
+        match score {
+            1.0 => tally.wins += 1,
+            0.0 => tally.losses += 1,
+            _ => tally.draws += 1,
+        }
+        tally.results.push(score);
+        if i % 2 == 1 {
+            pairs.push((plan.resume[i - 1] + score) / 2.0);
+        }
+    }
+    if !plan.resume.is_empty() {
+        say!(
+            out,
+            "resumed after {} games (+{} ={} -{}); drawn-while-ahead counts are this run's only",
+            plan.resume.len(),
+            tally.wins,
+            tally.draws,
+            tally.losses
+        );
+    }
+    let mut verdict = match plan.sprt {
+        Some(test) if !pairs.is_empty() => test.verdict(&pairs),
+        _ => Verdict::Continue,
+    };
+    let first = plan.resume.len() as u32;
+    for g in first..plan.games {
+        if verdict != Verdict::Continue {
+            break;
+        }
+        let (setup, game, label) = start_of(plan, g / 2)?;
+        let a_color = color_of_a(g);
         let seed = 0x5EED_0000 + u64::from(g) * 7919;
         let start_lead = {
             let m = material(game.position());

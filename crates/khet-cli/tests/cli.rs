@@ -445,6 +445,67 @@ fn a_match_from_a_book_plays_each_position_from_both_sides() {
             ),
         "{out}"
     );
+    // The log resumes: its two games count, and play goes on from the third.
+    let log = dir.join("match.log");
+    std::fs::write(&log, format!("\u{feff}{out}")).unwrap();
+    let log = log.to_str().expect("a UTF-8 path");
+    let resume = |a: &str, games: &str, log: &str| {
+        run(&[
+            "match",
+            "--a",
+            a,
+            "--b",
+            "beginner",
+            "--games",
+            games,
+            "--movetime",
+            "20",
+            "--book",
+            book,
+            "--resume",
+            log,
+        ])
+    };
+    let (code, again, err) = resume("master", "4", log);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        again.starts_with("resumed after 2 games (+1 =0 -1)")
+            && !again.contains("game 2 (")
+            && again.contains("game 3 (book 1, Master plays Silver): Silver wins")
+            && again.contains("game 4 (book 1, Master plays Red): Silver wins")
+            && again.contains("+2 =0 -2 over 4 games"),
+        "{again}"
+    );
+    let (code, _, err) = resume("master", "2", log);
+    assert_eq!(code, 2);
+    assert!(err.contains("2 games played already"), "{err}");
+    // Another contender's log is refused, naming the line; half a pair is played again.
+    let (code, _, err) = resume("strong", "4", log);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("match.log:1: game 1 was 'book 1, Master'"),
+        "{err}"
+    );
+    let half = dir.join("half.log");
+    let first_line = out.lines().next().expect("a game line");
+    std::fs::write(&half, format!("{first_line}\n")).unwrap();
+    let (code, again, err) = resume("master", "2", half.to_str().expect("path"));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        again.contains("game 1 (") && again.contains("+1 =0 -1 over 2 games"),
+        "{again}"
+    );
+    std::fs::write(
+        &half,
+        "game 2 (book 1, Master plays Red): Silver wins after 1 plies\n",
+    )
+    .unwrap();
+    let (code, _, err) = resume("master", "4", half.to_str().expect("path"));
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("half.log:1: game 2 where game 1 was due"),
+        "{err}"
+    );
     std::fs::write(dir.join("bad.txt"), "x29 0\n").unwrap();
     let bad = dir.join("bad.txt");
     let (code, _, err) = run(&["match", "--book", bad.to_str().unwrap()]);
