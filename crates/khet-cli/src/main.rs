@@ -158,9 +158,10 @@ enum Command {
         #[arg(long, conflicts_with = "opening_plies")]
         book: Option<PathBuf>,
         /// The log of a stopped run of the same match (its standard output): its games count,
-        /// and play goes on from the next pair (a sequential test continues where it stopped)
+        /// and play goes on from the next pair (a sequential test continues where it stopped).
+        /// Given again for each earlier run, in order, when a resumed run was stopped too
         #[arg(long)]
-        resume: Option<PathBuf>,
+        resume: Vec<PathBuf>,
     },
     /// Tune the evaluation's weights from self-play positions by Texel's method (prints them)
     Texel {
@@ -323,9 +324,7 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
                     .map_err(Failure::Input)?,
                 resume: Vec::new(),
             };
-            if let Some(path) = resume {
-                plan.resume = matches::read_resume(&path, &a, &plan).map_err(Failure::Input)?;
-            }
+            plan.resume = matches::read_resume(&resume, &a, &plan).map_err(Failure::Input)?;
             matches::play_match(&a, &b, &plan, out)
         }
         Command::Tune { games, depth } => matches::tune(games, depth, out),

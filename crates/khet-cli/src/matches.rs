@@ -464,23 +464,47 @@ pub struct MatchPlan {
 /// The longest match log `--resume` reads, in bytes.
 const MAX_LOG: usize = 16 << 20;
 
-/// The results for `a` of the games a match log shows (the `game N (…)` lines `play_match`
-/// prints; other lines are skipped), so that a stopped match, a sequential test above all,
-/// goes on where it stopped instead of starting again. Each line must name `a` as the match
-/// names it, be numbered in turn from 1, and start where `plan` would start that game (the
-/// same setups and opening plies, or the same book); a last game without its pair's other half
-/// is dropped, to be played again. The draws a side led are not in the log, so the summary
-/// counts them for the new games only.
+/// The results for `a` of the games match logs show, read in turn (a run resumed before logs
+/// only its new games, so its logs are given in order), so that a stopped match, a sequential
+/// test above all, goes on where it stopped instead of starting again. Only the `game N (…)`
+/// lines `play_match` prints count. Each must name `a` as the match names it, be numbered in
+/// turn from 1, and start where `plan` would start that game (the same setups and opening
+/// plies, or the same book); a last game without its pair's other half is dropped, to be
+/// played again. The draws a side led are not in the lines, so the summary counts them for
+/// the new games only.
 pub fn read_resume(
-    path: &std::path::Path,
+    paths: &[std::path::PathBuf],
     a: &Contender,
     plan: &MatchPlan,
 ) -> Result<Vec<f64>, String> {
+    let mut results = Vec::new();
+    for path in paths {
+        // A run resumed from a log ending in half a pair played that pair again.
+        results.truncate(results.len() / 2 * 2);
+        read_log(path, a, plan, &mut results)?;
+    }
+    results.truncate(results.len() / 2 * 2);
+    if !paths.is_empty() && results.len() >= plan.games as usize {
+        return Err(format!(
+            "{} games played already, --games {} asks for no more",
+            results.len(),
+            plan.games
+        ));
+    }
+    Ok(results)
+}
+
+/// One log of [`read_resume`]: its games' results for `a` pushed after `results`.
+fn read_log(
+    path: &std::path::Path,
+    a: &Contender,
+    plan: &MatchPlan,
+    results: &mut Vec<f64>,
+) -> Result<(), String> {
     let name = path.display();
     let bytes = crate::files::read_bounded(path, MAX_LOG).map_err(|e| format!("{name}: {e}"))?;
     let text = std::str::from_utf8(&bytes).map_err(|_| format!("{name}: not UTF-8 text"))?;
     let who = a.name();
-    let mut results = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let at = |why: String| format!("{name}:{}: {why}", i + 1);
         let Some(rest) = line.trim_start_matches('\u{feff}').strip_prefix("game ") else {
@@ -528,15 +552,7 @@ pub fn read_resume(
         };
         results.push(score);
     }
-    results.truncate(results.len() / 2 * 2);
-    if results.len() >= plan.games as usize {
-        return Err(format!(
-            "{name}: {} games played already, --games {} asks for no more",
-            results.len(),
-            plan.games
-        ));
-    }
-    Ok(results)
+    Ok(())
 }
 
 /// The longest book read, in bytes.

@@ -479,6 +479,33 @@ fn a_match_from_a_book_plays_each_position_from_both_sides() {
     let (code, _, err) = resume("master", "2", log);
     assert_eq!(code, 2);
     assert!(err.contains("2 games played already"), "{err}");
+    // A resumed run's log holds its new games only: both logs, in order, resume it again.
+    let log2 = dir.join("match-2.log");
+    std::fs::write(&log2, &again).unwrap();
+    let (code, third, err) = run(&[
+        "match",
+        "--a",
+        "master",
+        "--b",
+        "beginner",
+        "--games",
+        "6",
+        "--movetime",
+        "20",
+        "--book",
+        book,
+        "--resume",
+        log,
+        "--resume",
+        log2.to_str().expect("path"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        third.starts_with("resumed after 4 games (+2 =0 -2)")
+            && third.contains("game 5 (")
+            && third.contains("+3 =0 -3 over 6 games"),
+        "{third}"
+    );
     // Another contender's log is refused, naming the line; half a pair is played again.
     let (code, _, err) = resume("strong", "4", log);
     assert_eq!(code, 2);
