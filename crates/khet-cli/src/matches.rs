@@ -1240,12 +1240,13 @@ mod tests {
 
     #[test]
     fn a_weight_suffix_sets_one_evaluation_weight() {
-        let Ok(Contender::Level { switches, .. }) = "master-wcapture_reach=20-c50".parse() else {
+        let Ok(Contender::Level { switches, .. }) = "master-wcapture_reach=35-c50".parse() else {
             panic!("a level");
         };
         let mut searcher = Searcher::new(1024);
+        assert_ne!(searcher.weights.capture_reach, 35, "a value not the default");
         switches.apply(&mut searcher);
-        assert_eq!(searcher.weights.capture_reach, 20);
+        assert_eq!(searcher.weights.capture_reach, 35);
         assert_eq!(searcher.contempt, 50);
         let mut rest = searcher.weights;
         rest.capture_reach = Weights::default().capture_reach;
