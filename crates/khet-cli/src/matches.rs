@@ -1244,7 +1244,10 @@ mod tests {
             panic!("a level");
         };
         let mut searcher = Searcher::new(1024);
-        assert_ne!(searcher.weights.capture_reach, 35, "a value not the default");
+        assert_ne!(
+            searcher.weights.capture_reach, 35,
+            "a value not the default"
+        );
         switches.apply(&mut searcher);
         assert_eq!(searcher.weights.capture_reach, 35);
         assert_eq!(searcher.contempt, 50);

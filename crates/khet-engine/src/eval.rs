@@ -34,9 +34,8 @@ pub struct Weights {
     pub reach: i32,
     /// For a side ahead by [`REACH_LEAD`] or more: each move fewer its beam needs to its
     /// nearest capture ([`Reach::capture`](crate::laser::Reach::capture)): taking what guards
-    /// the enemy Pharaoh, and a capture before the no-capture draw. 0 (off) until a sequential
-    /// test shows it costs nothing from the setups (it converts more won positions at 20; see
-    /// the README).
+    /// the enemy Pharaoh, and a capture before the no-capture draw. At 20 it converts more won
+    /// positions, and its sequential test from the setups passed (see the README).
     pub capture_reach: i32,
 }
 
@@ -98,7 +97,7 @@ pub const WEIGHTS: Weights = Weights {
     beam_near_pharaoh: 18,
     pharaoh_forward: 20,
     reach: 20,
-    capture_reach: 0,
+    capture_reach: 20,
 };
 
 /// The value of losing this piece (one obelisk of a stack).

@@ -435,9 +435,10 @@ fn self_play(start: Position, depth_plies: u32, repetitions: bool, plies: usize)
     let mut game = Game::new(start);
     let mut s = Searcher::new(1 << 16);
     s.repetitions = repetitions;
-    // Without the reach term, which by itself keeps a side that is ahead changing its beam (and
-    // so the blind search from repeating here): these games are about repetitions alone.
+    // Without the reach terms, which by themselves keep a side that is ahead changing its beam
+    // (and so the blind search from repeating here): these games are about repetitions alone.
     s.weights.reach = 0;
+    s.weights.capture_reach = 0;
     while !game.is_over() && !game.can_claim_draw() && game.turns().len() < plies {
         let Some(mv) = s.search_game(&game, depth(depth_plies), |_| {}).best else {
             break;
