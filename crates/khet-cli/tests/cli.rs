@@ -449,8 +449,8 @@ fn a_match_from_a_book_plays_each_position_from_both_sides() {
     let log = dir.join("match.log");
     std::fs::write(&log, format!("\u{feff}{out}")).unwrap();
     let log = log.to_str().expect("a UTF-8 path");
-    let resume = |a: &str, games: &str, log: &str| {
-        run(&[
+    let resume = |a: &str, games: &str, logs: &[&str]| {
+        let mut args = vec![
             "match",
             "--a",
             a,
@@ -462,11 +462,13 @@ fn a_match_from_a_book_plays_each_position_from_both_sides() {
             "20",
             "--book",
             book,
-            "--resume",
-            log,
-        ])
+        ];
+        for log in logs {
+            args.extend(["--resume", log]);
+        }
+        run(&args)
     };
-    let (code, again, err) = resume("master", "4", log);
+    let (code, again, err) = resume("master", "4", &[log]);
     assert_eq!(code, 0, "{err}");
     assert!(
         again.starts_with("resumed after 2 games (+1 =0 -1)")
@@ -476,29 +478,13 @@ fn a_match_from_a_book_plays_each_position_from_both_sides() {
             && again.contains("+2 =0 -2 over 4 games"),
         "{again}"
     );
-    let (code, _, err) = resume("master", "2", log);
+    let (code, _, err) = resume("master", "2", &[log]);
     assert_eq!(code, 2);
     assert!(err.contains("2 games played already"), "{err}");
     // A resumed run's log holds its new games only: both logs, in order, resume it again.
     let log2 = dir.join("match-2.log");
     std::fs::write(&log2, &again).unwrap();
-    let (code, third, err) = run(&[
-        "match",
-        "--a",
-        "master",
-        "--b",
-        "beginner",
-        "--games",
-        "6",
-        "--movetime",
-        "20",
-        "--book",
-        book,
-        "--resume",
-        log,
-        "--resume",
-        log2.to_str().expect("path"),
-    ]);
+    let (code, third, err) = resume("master", "6", &[log, log2.to_str().expect("path")]);
     assert_eq!(code, 0, "{err}");
     assert!(
         third.starts_with("resumed after 4 games (+2 =0 -2)")
@@ -507,7 +493,7 @@ fn a_match_from_a_book_plays_each_position_from_both_sides() {
         "{third}"
     );
     // Another contender's log is refused, naming the line; half a pair is played again.
-    let (code, _, err) = resume("strong", "4", log);
+    let (code, _, err) = resume("strong", "4", &[log]);
     assert_eq!(code, 2);
     assert!(
         err.contains("match.log:1: game 1 was 'book 1, Master'"),
@@ -516,7 +502,7 @@ fn a_match_from_a_book_plays_each_position_from_both_sides() {
     let half = dir.join("half.log");
     let first_line = out.lines().next().expect("a game line");
     std::fs::write(&half, format!("{first_line}\n")).unwrap();
-    let (code, again, err) = resume("master", "2", half.to_str().expect("path"));
+    let (code, again, err) = resume("master", "2", &[half.to_str().expect("path")]);
     assert_eq!(code, 0, "{err}");
     assert!(
         again.contains("game 1 (") && again.contains("+1 =0 -1 over 2 games"),
@@ -527,7 +513,7 @@ fn a_match_from_a_book_plays_each_position_from_both_sides() {
         "game 2 (book 1, Master plays Red): Silver wins after 1 plies\n",
     )
     .unwrap();
-    let (code, _, err) = resume("master", "4", half.to_str().expect("path"));
+    let (code, _, err) = resume("master", "4", &[half.to_str().expect("path")]);
     assert_eq!(code, 2);
     assert!(
         err.contains("half.log:1: game 2 where game 1 was due"),
