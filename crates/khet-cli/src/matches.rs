@@ -438,6 +438,27 @@ struct Tally {
     /// positions): won, drawn and lost by `a` (index 0) or `b` (1) playing that side.
     from_ahead: [[u32; 3]; 2],
     results: Vec<f64>,
+    /// Each finished pair's mean score, the sequential test's samples.
+    pairs: Vec<f64>,
+}
+
+impl Tally {
+    /// Counts one game's score for `a`; whether it finished a pair.
+    fn add(&mut self, score: f64) -> bool {
+        match score {
+            1.0 => self.wins += 1,
+            0.0 => self.losses += 1,
+            _ => self.draws += 1,
+        }
+        self.results.push(score);
+        let n = self.results.len();
+        let paired = n.is_multiple_of(2);
+        if paired {
+            self.pairs
+                .push((self.results[n - 2] + self.results[n - 1]) / 2.0);
+        }
+        paired
+    }
 }
 
 /// How a match is played: the time a move, how many games at most, the random opening plies
@@ -866,17 +887,8 @@ pub fn play_match(
             Contender::Level { switches, .. } => switches.apply(&mut players.searchers[i]),
         }
     }
-    let mut pairs: Vec<f64> = Vec::new();
-    for (i, &score) in plan.resume.iter().enumerate() {
-        match score {
-            1.0 => tally.wins += 1,
-            0.0 => tally.losses += 1,
-            _ => tally.draws += 1,
-        }
-        tally.results.push(score);
-        if i % 2 == 1 {
-            pairs.push((plan.resume[i - 1] + score) / 2.0);
-        }
+    for &score in &plan.resume {
+        tally.add(score);
     }
     if !plan.resume.is_empty() {
         say!(
@@ -889,7 +901,7 @@ pub fn play_match(
         );
     }
     let mut verdict = match plan.sprt {
-        Some(test) if !pairs.is_empty() => test.verdict(&pairs),
+        Some(test) if !tally.pairs.is_empty() => test.verdict(&tally.pairs),
         _ => Verdict::Continue,
     };
     let first = plan.resume.len() as u32;
@@ -908,15 +920,10 @@ pub fn play_match(
         if let Some((side, column)) = from_ahead(start_lead, a_color, o.score) {
             tally.from_ahead[side][column] += 1;
         }
-        match o.score {
-            1.0 => tally.wins += 1,
-            0.0 => tally.losses += 1,
-            _ => tally.draws += 1,
-        }
+        let paired = tally.add(o.score);
         if let Some((side, cause)) = o.draw_led {
             tally.draws_led[cause][side] += 1;
         }
-        tally.results.push(o.score);
         if let Some(dir) = &plan.records {
             keep_record(dir, g + 1, &setup, &o.game)?;
         }
@@ -927,14 +934,10 @@ pub fn play_match(
             o.text,
             o.plies
         ))?;
-        if g % 2 == 1 {
-            let n = tally.results.len();
-            pairs.push((tally.results[n - 2] + tally.results[n - 1]) / 2.0);
-            if let Some(test) = plan.sprt {
-                verdict = test.verdict(&pairs);
-                if verdict != Verdict::Continue {
-                    break;
-                }
+        if paired && let Some(test) = plan.sprt {
+            verdict = test.verdict(&tally.pairs);
+            if verdict != Verdict::Continue {
+                break;
             }
         }
     }
@@ -951,7 +954,7 @@ pub fn play_match(
         100.0 * tally.results.iter().sum::<f64>() / played.max(1) as f64
     );
     if let Some(test) = plan.sprt {
-        let (pe, pm) = elo(&pairs);
+        let (pe, pm) = elo(&tally.pairs);
         let (lower, upper) = test.bounds();
         say!(
             out,
@@ -965,8 +968,8 @@ pub fn play_match(
                 Verdict::H0 => "H0 accepted (it does not gain that much)".to_string(),
                 Verdict::Continue => format!("no verdict within {} games", plan.games),
             },
-            pairs.len(),
-            test.llr(&pairs)
+            tally.pairs.len(),
+            test.llr(&tally.pairs)
         );
     }
     let led = |side: usize| {
