@@ -570,8 +570,12 @@ impl Position {
     /// evaluation; it is a cheap estimate, not a search. Along the way, turning or moving one
     /// of its own pieces on the beam costs one move, and a mirror placed on an empty square
     /// costs as many moves as the nearest own mirror is squares away (kings' steps,
-    /// at most 3); an enemy mirror turns the beam as it stands and any other enemy piece stops
-    /// it. A beam splitter is taken as a stop.
+    /// at most 3); an enemy mirror turns the beam as it stands. An enemy piece the beam takes
+    /// costs a move (the shot that takes it; the next one passes), and an enemy Pyramid,
+    /// Anubis or Obelisk on the beam can be swapped for an own Scarab or Djed, turning the beam
+    /// either way, for as many moves as the nearest one is away (at most 3): the two ways
+    /// through a wall of pieces round a Pharaoh. Any other enemy piece stops the beam (a stack
+    /// of two Obelisks is taken as one). A beam splitter is taken as a stop.
     ///
     /// Computed on bitboards, one cost at a time: the squares a beam can leave in each
     /// direction for at most that many moves, closed under what costs nothing (running on over
@@ -598,6 +602,8 @@ impl Position {
         let mut enemy_pharaoh = 0u128;
         let mut movable = 0u128;
         let mut mirrors = 0u128;
+        let mut swappers = 0u128;
+        let mut swappable = 0u128;
         // turns[d][a]: squares whose piece turns a beam travelling `d` to travel `a`.
         let mut turns = [[0u128; 4]; 4];
         for (i, &mb) in TO_MB.iter().enumerate() {
@@ -618,6 +624,12 @@ impl Position {
                 if matches!(kind, 2 | 4 | 5) {
                     mirrors |= bit;
                 }
+                if matches!(kind, 4 | 5) {
+                    swappers |= bit;
+                }
+            }
+            if !mine && matches!(kind, 2 | 3 | 6) {
+                swappable |= bit;
             }
             for d in 0..4 {
                 let a = ACTIONS[byte as usize][d];
@@ -632,6 +644,17 @@ impl Position {
         let near2 = dilate(near1);
         // Where placing a mirror costs 1, 2 or 3 moves.
         let place = [empty & near1, empty & near2 & !near1, empty & !near2];
+        // Enemy pieces an own Scarab or Djed 1, 2 or 3 moves away can swap with.
+        let (swap1, swap2) = (dilate(swappers), dilate(dilate(swappers)));
+        let swap = if swappers == 0 {
+            [0; 3]
+        } else {
+            [
+                swappable & swap1,
+                swappable & swap2 & !swap1,
+                swappable & !swap2,
+            ]
+        };
         // lit[d]: squares a beam leaves travelling `d`, at the cost reached so far; more[c][d]:
         // what becomes reachable at cost `c` (carried forward from cheaper costs).
         let mut lit = [0u128; 4];
@@ -686,11 +709,12 @@ impl Position {
             // What one, two or three moves more open from here.
             for (d, &e) in entered.iter().enumerate() {
                 let sides = [(d + 1) & 3, (d + 3) & 3];
-                more[cost + 1][d] |= e & movable;
+                // An own piece moved off, or an enemy piece this shot removes.
+                more[cost + 1][d] |= e & (movable | hit[d]);
                 for t in sides {
-                    more[cost + 1][t] |= e & (mirrors | place[0]);
-                    more[cost + 2][t] |= e & place[1];
-                    more[cost + 3][t] |= e & place[2];
+                    more[cost + 1][t] |= e & (mirrors | place[0] | swap[0]);
+                    more[cost + 2][t] |= e & (place[1] | swap[1]);
+                    more[cost + 3][t] |= e & (place[2] | swap[2]);
                 }
             }
         }
@@ -722,18 +746,28 @@ impl Position {
                 mirrors |= 1u128 << sq.index();
             }
         }
-        let near1 = dilate(mirrors);
-        let near2 = dilate(near1);
-        let place = |mb: usize| -> u8 {
+        let mut swappers = 0u128;
+        for (i, &byte) in cells.iter().enumerate() {
+            if cell::is_piece(byte)
+                && cell::color(byte) == own
+                && matches!(cell::kind(byte), 4 | 5)
+                && let Some(sq) = Square::from_mb(i)
+            {
+                swappers |= 1u128 << sq.index();
+            }
+        }
+        // Kings' steps from the nearest of `set`: 1, 2, or 3 for any farther.
+        let steps = |set: u128, mb: usize| -> u8 {
             let bit = Square::from_mb(mb).map_or(0, |sq| 1u128 << sq.index());
-            if near1 & bit != 0 {
+            if dilate(set) & bit != 0 {
                 1
-            } else if near2 & bit != 0 {
+            } else if dilate(dilate(set)) & bit != 0 {
                 2
             } else {
                 3
             }
         };
+        let place = |mb: usize| steps(mirrors, mb);
         // A bucket queue by cost of states `cell the beam leaves × 4 + direction`, its buckets
         // kept from call to call: the evaluation asks at many leaves.
         thread_local! {
@@ -790,8 +824,17 @@ impl Position {
                         };
                     }
                     let action = ACTIONS[byte as usize][d as usize];
-                    if action == HIT && cell::color(byte) != own {
+                    let enemy = cell::color(byte) != own;
+                    if action == HIT && enemy {
+                        // Taken by this shot, it lets the next one through.
                         capture = capture.min(cost);
+                        push(&mut best, buckets, n * 4 + d as usize, cost + 1);
+                    }
+                    if enemy && swappers != 0 && matches!(kind, 2 | 3 | 6) {
+                        let c = cost + steps(swappers, n);
+                        for t in sides {
+                            push(&mut best, buckets, n * 4 + t as usize, c);
+                        }
                     }
                     if action < 4 {
                         push(&mut best, buckets, n * 4 + action as usize, cost);
@@ -1041,6 +1084,23 @@ mod tests {
             to: sq("b7"),
         });
         assert_eq!(p.reach(Color::Red), 2);
+    }
+
+    #[test]
+    fn reach_goes_through_a_wall_by_capture_or_by_swap() {
+        // Silver's beam turns west at j3 and takes Red's Pyramid on f3 from behind; the next
+        // shot runs on to Red's Pharaoh on c3.
+        let p: Position = "x39/////2k2p43P3//4K4X1 0".parse().unwrap();
+        assert_eq!(p.reaches(Color::Silver), Reach { pharaoh: 1, capture: 0 });
+        // An Anubis facing the beam is not taken, but the Scarab beside it can swap onto f3
+        // and turn the beam north, into the Pharaoh on f6.
+        let p: Position = "x39//5k4//6S23/5a23P3//4K4X1 0".parse().unwrap();
+        assert_eq!(p.reach(Color::Silver), 1);
+        let far: Position = "x39//5k4///5a23P3//4K4X1 0".parse().unwrap();
+        assert!(far.reach(Color::Silver) > 1, "{}", far.reach(Color::Silver));
+        for p in [p, far] {
+            assert_eq!(p.reaches(Color::Silver), p.reaches_stepwise(Color::Silver));
+        }
     }
 
     #[test]
