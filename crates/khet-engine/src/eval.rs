@@ -37,6 +37,12 @@ pub struct Weights {
     /// the enemy Pharaoh, and a capture before the no-capture draw. At 20 it converts more won
     /// positions, and its sequential test from the setups passed (see the README).
     pub capture_reach: i32,
+    /// For a side ahead by [`REACH_LEAD`] or more: each side of the enemy Pharaoh past the
+    /// first that its beam reaches within one move more than its reach
+    /// ([`Reach::sides`](crate::laser::Reach::sides)). A Pharaoh open from two sides is a fork
+    /// one move cannot meet, so the side ahead is paid for building one. 0 (off) until its
+    /// sequential test from the setups passes (see the README).
+    pub pharaoh_sides: i32,
 }
 
 /// The material lead (centipawns) from which a side's [`Weights::reach`] counts: level
@@ -44,7 +50,7 @@ pub struct Weights {
 pub const REACH_LEAD: i32 = 150;
 
 /// How many weights (and features) the evaluation has.
-pub const FEATURES: usize = 10;
+pub const FEATURES: usize = 11;
 
 impl Weights {
     /// The weights in [`Weights::fields_mut`]'s order, as [`features`] pairs them.
@@ -60,6 +66,7 @@ impl Weights {
             self.pharaoh_forward,
             self.reach,
             self.capture_reach,
+            self.pharaoh_sides,
         ]
     }
 
@@ -76,6 +83,7 @@ impl Weights {
             ("pharaoh_forward", &mut self.pharaoh_forward),
             ("reach", &mut self.reach),
             ("capture_reach", &mut self.capture_reach),
+            ("pharaoh_sides", &mut self.pharaoh_sides),
         ]
     }
 }
@@ -98,6 +106,7 @@ pub const WEIGHTS: Weights = Weights {
     pharaoh_forward: 20,
     reach: 20,
     capture_reach: 20,
+    pharaoh_sides: 0,
 };
 
 /// The value of losing this piece (one obelisk of a stack).
@@ -177,8 +186,9 @@ pub fn evaluate_with(p: &Position, w: &Weights) -> i32 {
 pub fn features(p: &Position) -> [i32; FEATURES] {
     let us = p.side_to_move();
     // Per side: pyramids, anubis, obelisks, guards, forwardness, beam near the enemy Pharaoh,
-    // enemy pieces the beam hits, and (when well ahead) reach and capture reach.
-    let mut side = [[0i32; 9]; 2];
+    // enemy pieces the beam hits, and (when well ahead) reach, capture reach and the enemy
+    // Pharaoh's sides reached.
+    let mut side = [[0i32; 10]; 2];
     let mut pharaoh = [None::<Square>; 2];
     let mut own = [0u128; 2];
     for (sq, piece) in p.pieces() {
@@ -219,7 +229,7 @@ pub fn features(p: &Position) -> [i32; FEATURES] {
             + usize::from(hits.pharaoh_hit(enemy))) as i32;
     }
     let worth =
-        |s: &[i32; 9]| s[0] * WEIGHTS.pyramid + s[1] * WEIGHTS.anubis + s[2] * WEIGHTS.obelisk;
+        |s: &[i32; 10]| s[0] * WEIGHTS.pyramid + s[1] * WEIGHTS.anubis + s[2] * WEIGHTS.obelisk;
     let lead = worth(&side[0]) - worth(&side[1]);
     for color in Color::ALL {
         let ahead = if color == Color::Silver { lead } else { -lead };
@@ -227,6 +237,7 @@ pub fn features(p: &Position) -> [i32; FEATURES] {
             let reach = p.reaches(color);
             side[color.index()][7] = (REACH_CAP - reach.pharaoh) as i32;
             side[color.index()][8] = (REACH_CAP - reach.capture) as i32;
+            side[color.index()][9] = i32::from(reach.sides.saturating_sub(1));
         }
     }
     let (a, b) = (side[us.index()], side[us.other().index()]);
@@ -244,6 +255,7 @@ pub fn features(p: &Position) -> [i32; FEATURES] {
         -(a[4] - b[4]),
         a[7] - b[7],
         a[8] - b[8],
+        a[9] - b[9],
     ]
 }
 
@@ -288,5 +300,16 @@ mod tests {
         // Level material: nobody counts them.
         let level = crate::setup::Setup::builtin("classic").unwrap().position;
         assert_eq!((features(&level)[reach], features(&level)[capture]), (0, 0));
+        // Each side of the Pharaoh past the first the beam reaches within one move more: none
+        // here, one in a fork (see the laser's tests), for the side ahead only.
+        let sides = at("pharaoh_sides");
+        assert_eq!(f[sides], 0);
+        let fork: Position = "x39/////2k1A24P3/2P17/4K4X1 0".parse().unwrap();
+        assert_eq!(fork.reaches(Color::Silver).sides, 2);
+        assert_eq!(features(&fork)[sides], 1);
+        assert_eq!(features(&fork.mirrored()), features(&fork));
+        let mut red_ahead = fork;
+        red_ahead.set_side_to_move(Color::Red);
+        assert_eq!(features(&red_ahead)[sides], -1);
     }
 }

@@ -81,6 +81,9 @@ pub struct Reach {
     pub pharaoh: u8,
     /// Moves to the first capture: an enemy piece hit where it is lost, or the Pharaoh lit.
     pub capture: u8,
+    /// How many sides of the enemy Pharaoh the beam enters by within one move more than
+    /// `pharaoh` (0 when it cannot be reached, and never past [`REACH_CAP`] − 1 moves).
+    pub sides: u8,
 }
 
 impl Reach {
@@ -88,7 +91,24 @@ impl Reach {
     pub const NONE: Reach = Reach {
         pharaoh: REACH_CAP,
         capture: REACH_CAP,
+        sides: 0,
     };
+
+    /// What a search found: the cost the enemy Pharaoh was first reached at (if it was), the
+    /// directions it was entered in (one bit each), and the cost of the first capture.
+    fn from_search(found: Option<u8>, dirs: u8, capture: u8) -> Reach {
+        match found {
+            Some(f) => Reach {
+                pharaoh: f,
+                capture: capture.min(f),
+                sides: dirs.count_ones() as u8,
+            },
+            None => Reach {
+                capture,
+                ..Reach::NONE
+            },
+        }
+    }
 }
 
 /// The most [`Position::reach`] counts.
@@ -589,6 +609,8 @@ impl Position {
     /// [`Position::reach`], and by the same measure how many moves `color`'s beam is from its
     /// nearest capture (an enemy piece hit on a side that loses it, or the Pharaoh lit): the
     /// plan of a side that is ahead but cannot reach the Pharaoh yet, to take what guards it.
+    /// Also how many of the Pharaoh's sides the beam enters by within one move more than the
+    /// reach: from two, one enemy move cannot shield it from both (a fork).
     pub fn reaches(&self, color: Color) -> Reach {
         let Some(origin) = self.laser_origin(color) else {
             return Reach::NONE;
@@ -671,7 +693,14 @@ impl Position {
                 lit[d as usize] = entry[d as usize] & empty;
             }
         }
+        let mut found: Option<u8> = None;
+        let mut dirs = 0u8;
         for cost in 0..REACH_CAP as usize {
+            if let Some(f) = found
+                && cost > f as usize + 1
+            {
+                break;
+            }
             for d in 0..4 {
                 lit[d] |= more[cost][d];
             }
@@ -682,12 +711,10 @@ impl Position {
                 for d in 0..4 {
                     lit[d] = run(lit[d], empty, d);
                     entered[d] = step(lit[d], d) | entry[d];
-                }
-                if entered.iter().any(|&e| e & enemy_pharaoh != 0) {
-                    return Reach {
-                        pharaoh: cost as u8,
-                        capture: capture.min(cost as u8),
-                    };
+                    if entered[d] & enemy_pharaoh != 0 {
+                        dirs |= 1 << d;
+                        found.get_or_insert(cost as u8);
+                    }
                 }
                 if capture == REACH_CAP && (0..4).any(|d| entered[d] & hit[d] != 0) {
                     capture = cost as u8;
@@ -718,10 +745,7 @@ impl Position {
                 }
             }
         }
-        Reach {
-            pharaoh: REACH_CAP,
-            capture,
-        }
+        Reach::from_search(found, dirs, capture)
     }
 
     /// [`Position::reaches`] as a search over (square, direction) states by cost: the reference
@@ -794,7 +818,13 @@ impl Position {
                     push(&mut best, buckets, start * 4 + d, 1);
                 }
             }
+            // The cost the Pharaoh was first reached at, and the directions it was entered in.
+            let mut found: Option<u8> = None;
+            let mut dirs = 0u8;
             for cost in 0..REACH_CAP {
+                if found.is_some_and(|f| cost > f + 1) {
+                    break;
+                }
                 let mut i = 0;
                 while let Some(&state) = buckets[cost as usize].get(i) {
                     i += 1;
@@ -818,10 +848,9 @@ impl Position {
                     }
                     let kind = cell::kind(byte);
                     if kind == 0 && cell::color(byte) != own {
-                        return Reach {
-                            pharaoh: cost,
-                            capture: capture.min(cost),
-                        };
+                        found.get_or_insert(cost);
+                        dirs |= 1 << d;
+                        continue;
                     }
                     let action = ACTIONS[byte as usize][d as usize];
                     let enemy = cell::color(byte) != own;
@@ -850,10 +879,7 @@ impl Position {
                     }
                 }
             }
-            Reach {
-                pharaoh: REACH_CAP,
-                capture,
-            }
+            Reach::from_search(found, dirs, capture)
         })
     }
 
@@ -1091,7 +1117,14 @@ mod tests {
         // Silver's beam turns west at j3 and takes Red's Pyramid on f3 from behind; the next
         // shot runs on to Red's Pharaoh on c3.
         let p: Position = "x39/////2k2p43P3//4K4X1 0".parse().unwrap();
-        assert_eq!(p.reaches(Color::Silver), Reach { pharaoh: 1, capture: 0 });
+        assert_eq!(
+            p.reaches(Color::Silver),
+            Reach {
+                pharaoh: 1,
+                capture: 0,
+                sides: 1
+            }
+        );
         // An Anubis facing the beam is not taken, but the Scarab beside it can swap onto f3
         // and turn the beam north, into the Pharaoh on f6.
         let p: Position = "x39//5k4//6S23/5a23P3//4K4X1 0".parse().unwrap();
@@ -1101,6 +1134,29 @@ mod tests {
         for p in [p, far] {
             assert_eq!(p.reaches(Color::Silver), p.reaches_stepwise(Color::Silver));
         }
+    }
+
+    #[test]
+    fn reach_counts_the_sides_of_the_pharaoh_a_move_more_opens() {
+        // Silver's beam turns west at j3 into its own Anubis on e3: moving the Anubis off (1)
+        // lights Red's Pharaoh on c3 from the east. Moving the j3 Pyramid down to j2 (1) sends
+        // the beam along rank 2 to the Pyramid on c2, which turns it north into the Pharaoh
+        // from the south. Two sides open with one move each: one Red move cannot shut both.
+        let p: Position = "x39/////2k1A24P3/2P17/4K4X1 0".parse().unwrap();
+        let fork = Reach {
+            pharaoh: 1,
+            capture: 1,
+            sides: 2,
+        };
+        assert_eq!(p.reaches(Color::Silver), fork);
+        assert_eq!(p.reaches_stepwise(Color::Silver), fork);
+        // Without the Pyramid on c2 only the east side is open within two moves.
+        let one: Position = "x39/////2k1A24P3//4K4X1 0".parse().unwrap();
+        assert_eq!(one.reaches(Color::Silver).sides, 1);
+        assert_eq!(
+            one.reaches(Color::Silver),
+            one.reaches_stepwise(Color::Silver)
+        );
     }
 
     #[test]
@@ -1143,6 +1199,7 @@ mod tests {
         let mut rng = crate::rng::Rng::new(17);
         let mut seen = [0u32; REACH_CAP as usize + 1];
         let mut captures = [0u32; REACH_CAP as usize + 1];
+        let mut sides = [0u32; 5];
         for setup in [
             "classic",
             "imhotep",
@@ -1162,6 +1219,7 @@ mod tests {
                             assert!(reaches.capture <= reaches.pharaoh, "{q} {color:?}");
                             seen[reaches.pharaoh as usize] += 1;
                             captures[reaches.capture as usize] += 1;
+                            sides[reaches.sides as usize] += 1;
                         }
                     }
                     let moves = p.legal_moves();
@@ -1177,6 +1235,7 @@ mod tests {
             captures[..4].iter().all(|&n| n > 20),
             "captures: {captures:?}"
         );
+        assert!(sides[..4].iter().all(|&n| n > 20), "sides: {sides:?}");
     }
 
     /// `p` with about half of the pieces that are neither Pharaohs nor lasers taken off.

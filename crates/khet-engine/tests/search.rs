@@ -439,6 +439,7 @@ fn self_play(start: Position, depth_plies: u32, repetitions: bool, plies: usize)
     // (and so the blind search from repeating here): these games are about repetitions alone.
     s.weights.reach = 0;
     s.weights.capture_reach = 0;
+    s.weights.pharaoh_sides = 0;
     while !game.is_over() && !game.can_claim_draw() && game.turns().len() < plies {
         let Some(mv) = s.search_game(&game, depth(depth_plies), |_| {}).best else {
             break;
