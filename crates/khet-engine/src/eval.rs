@@ -177,13 +177,19 @@ pub fn evaluate(p: &Position) -> i32 {
 
 /// The position's worth to the side to move: the weights times the features.
 pub fn evaluate_with(p: &Position, w: &Weights) -> i32 {
-    let f = features(p);
+    let f = features_with(p, w.pharaoh_sides != 0);
     w.to_array().iter().zip(f).map(|(w, x)| w * x).sum()
 }
 
 /// What each weight multiplies, in [`Weights::fields_mut`]'s order, from the side to move's
 /// view: the evaluation is linear in its weights, which is what tuning from data needs.
 pub fn features(p: &Position) -> [i32; FEATURES] {
+    features_with(p, true)
+}
+
+/// [`features`], the Pharaoh's sides left at 0 unless `sides` (the evaluation skips their
+/// work when their weight is 0: it would multiply them by nothing).
+fn features_with(p: &Position, sides: bool) -> [i32; FEATURES] {
     let us = p.side_to_move();
     // Per side: pyramids, anubis, obelisks, guards, forwardness, beam near the enemy Pharaoh,
     // enemy pieces the beam hits, and (when well ahead) reach, capture reach and the enemy
@@ -234,7 +240,7 @@ pub fn features(p: &Position) -> [i32; FEATURES] {
     for color in Color::ALL {
         let ahead = if color == Color::Silver { lead } else { -lead };
         if ahead >= REACH_LEAD && pharaoh[color.other().index()].is_some() {
-            let reach = p.reaches(color);
+            let reach = p.reaches_with(color, sides);
             side[color.index()][7] = (REACH_CAP - reach.pharaoh) as i32;
             side[color.index()][8] = (REACH_CAP - reach.capture) as i32;
             side[color.index()][9] = i32::from(reach.sides.saturating_sub(1));
@@ -311,5 +317,20 @@ mod tests {
         let mut red_ahead = fork;
         red_ahead.set_side_to_move(Color::Red);
         assert_eq!(features(&red_ahead)[sides], -1);
+        // The evaluation is the weights times the features, whether it weighs the sides (and
+        // so works them out) or not.
+        for weight in [0, 20] {
+            let mut w = WEIGHTS;
+            w.pharaoh_sides = weight;
+            for q in [fork, red_ahead, p] {
+                let dot: i32 = w
+                    .to_array()
+                    .iter()
+                    .zip(features(&q))
+                    .map(|(w, x)| w * x)
+                    .sum();
+                assert_eq!(evaluate_with(&q, &w), dot, "{q} at {weight}");
+            }
+        }
     }
 }
