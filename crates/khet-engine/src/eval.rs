@@ -53,6 +53,11 @@ pub const REACH_LEAD: i32 = 150;
 pub const FEATURES: usize = 11;
 
 impl Weights {
+    /// The weights times the features: the evaluation of a position with features `f`.
+    pub fn dot(&self, f: [i32; FEATURES]) -> i32 {
+        self.to_array().iter().zip(f).map(|(w, x)| w * x).sum()
+    }
+
     /// The weights in [`Weights::fields_mut`]'s order, as [`features`] pairs them.
     pub fn to_array(&self) -> [i32; FEATURES] {
         [
@@ -178,7 +183,7 @@ pub fn evaluate(p: &Position) -> i32 {
 /// The position's worth to the side to move: the weights times the features.
 pub fn evaluate_with(p: &Position, w: &Weights) -> i32 {
     let f = features_with(p, w.pharaoh_sides != 0);
-    w.to_array().iter().zip(f).map(|(w, x)| w * x).sum()
+    w.dot(f)
 }
 
 /// What each weight multiplies, in [`Weights::fields_mut`]'s order, from the side to move's
@@ -323,13 +328,11 @@ mod tests {
             let mut w = WEIGHTS;
             w.pharaoh_sides = weight;
             for q in [fork, red_ahead, p] {
-                let dot: i32 = w
-                    .to_array()
-                    .iter()
-                    .zip(features(&q))
-                    .map(|(w, x)| w * x)
-                    .sum();
-                assert_eq!(evaluate_with(&q, &w), dot, "{q} at {weight}");
+                assert_eq!(
+                    evaluate_with(&q, &w),
+                    w.dot(features(&q)),
+                    "{q} at {weight}"
+                );
             }
         }
     }
