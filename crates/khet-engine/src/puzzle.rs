@@ -15,12 +15,15 @@
 //! tried first (killers), and proven bounds are kept per position.
 
 use crate::moves::Move;
-use crate::piece::Color;
+use crate::piece::{Color, Kind};
 use crate::position::Position;
 use crate::rules::NoMoves;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 /// The solver ran past its node limit before it could answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,7 +46,7 @@ struct Bounds {
 }
 
 /// The deepest search the solver is asked for, in plies.
-const MAX_PLIES: usize = 16;
+const MAX_PLIES: usize = 32;
 
 /// An exact "light the Pharaoh in N" solver. Reuse one for related questions: what it proved
 /// stays in its table.
@@ -51,10 +54,19 @@ const MAX_PLIES: usize = 16;
 pub struct Solver {
     table: HashMap<u64, Bounds>,
     killers: [[Option<Move>; 2]; MAX_PLIES],
+    /// Shots that lit the defender's Pharaoh at each ply.
+    shots: [[Option<Move>; 2]; MAX_PLIES],
     /// Moves made (positions visited) since the solver was made.
     pub nodes: u64,
     /// Stop and answer [`OutOfNodes`] beyond this many nodes.
     pub node_limit: u64,
+    /// Stop and answer [`OutOfNodes`] at this time.
+    pub deadline: Option<Instant>,
+    /// Stop and answer [`OutOfNodes`] once this is set (a search's stop flag).
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Threat-space search ([`Solver::threats_only`]).
+    threats: bool,
+    ticks: u32,
     out: bool,
 }
 
@@ -101,10 +113,58 @@ impl Solver {
         Solver {
             table: HashMap::new(),
             killers: [[None; 2]; MAX_PLIES],
+            shots: [[None; 2]; MAX_PLIES],
             nodes: 0,
             node_limit,
+            deadline: None,
+            stop: None,
+            threats: false,
+            ticks: 0,
             out: false,
         }
+    }
+
+    /// A threat-space solver: before its last move the attacker plays only threats (moves
+    /// after which, were the defender to stand still, a shot of the next move lights the
+    /// enemy Pharaoh); the defender still tries every reply. A win it proves is a win; "no
+    /// win" means only that no chain of threats wins. It reaches much deeper than the exact
+    /// solver in the same nodes, since most replies leave the threat standing and end at once.
+    pub fn threats_only(node_limit: u64) -> Solver {
+        Solver {
+            threats: true,
+            ..Solver::with_limit(node_limit)
+        }
+    }
+
+    /// Whether `p` (the defender to move) would let `attacker` light the defender's Pharaoh
+    /// with its next move, were the defender to pass. Exact, but only moves that touch the
+    /// attacker's beam (or its Sphinx) are fired: any other leaves the shot as it is now.
+    fn threatens(&mut self, p: &Position, attacker: Color) -> bool {
+        let mut passed = *p;
+        passed.set_side_to_move(attacker);
+        let (lit, now) = passed.beam_summary(attacker);
+        if now.pharaoh_hit(attacker.other()) && !now.pharaoh_hit(attacker) {
+            return true;
+        }
+        let sphinx = passed
+            .pieces()
+            .filter(|(_, piece)| piece.color() == attacker && piece.kind() == Kind::Sphinx)
+            .fold(0u128, |bits, (sq, _)| bits | 1 << sq.index());
+        let touched = lit | sphinx;
+        let mut found = false;
+        let mut made = 0;
+        passed.for_each_move(|mv| {
+            let squares = 1u128 << mv.from().index() | 1u128 << mv.to().index();
+            if found || squares & touched == 0 {
+                return;
+            }
+            made += 1;
+            let mut child = passed;
+            let hits = child.play_unchecked(mv);
+            found = hits.pharaoh_hit(attacker.other()) && !hits.pharaoh_hit(attacker);
+        });
+        self.nodes += made;
+        found
     }
 
     fn answer<T>(&self, value: T) -> Result<T, OutOfNodes> {
@@ -227,8 +287,18 @@ impl Solver {
 
     fn tick(&mut self) -> bool {
         self.nodes += 1;
+        self.ticks = self.ticks.wrapping_add(1);
         if self.nodes >= self.node_limit {
             self.out = true;
+        }
+        // A clock read costs about what a move does: once every 64 interior nodes.
+        if self.ticks.is_multiple_of(64) {
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let stopped = self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed));
+            self.out |= late || stopped;
         }
         self.out
     }
@@ -247,23 +317,38 @@ impl Solver {
             return false;
         }
         let me = p.side_to_move();
+        // A shot that lit the Pharaoh at this ply before most often does again (the reply
+        // before it did not parry the threat): tried before the other moves are made.
+        for shot in self.shots[ply].into_iter().flatten() {
+            if p.is_legal(shot) {
+                self.nodes += 1;
+                if matches!(outcome(p, shot, me), Outcome::AttackerWins) {
+                    self.prove(key, true, 1);
+                    return true;
+                }
+            }
+        }
         let mut children: Vec<(u32, Move, Position)> = Vec::with_capacity(100);
-        let mut won = false;
+        let mut won = None;
         p.for_each_move(|mv| {
-            if won {
+            if won.is_some() {
                 return;
             }
             let mut child = *p;
             let hits = child.play_unchecked(mv);
             if hits.pharaoh_hit(me.other()) && !hits.pharaoh_hit(me) {
-                won = true;
+                won = Some(mv);
             } else if !hits.is_game_over() {
                 let killer = self.killers[ply].contains(&Some(mv));
                 children.push((hits.count() + 10 * u32::from(killer), mv, child));
             }
         });
         self.nodes += children.len() as u64;
-        if won {
+        if let Some(shot) = won {
+            let shots = &mut self.shots[ply];
+            if shots[0] != Some(shot) {
+                *shots = [Some(shot), shots[0]];
+            }
             self.prove(key, true, 1);
             return true;
         }
@@ -272,6 +357,9 @@ impl Solver {
                 self.prove(key, false, 1);
             }
             return false;
+        }
+        if self.threats {
+            children.retain(|(_, _, child)| self.threatens(child, me));
         }
         children.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
         for (_, mv, child) in children {
@@ -659,5 +747,97 @@ mod tests {
             .position;
         let mut s = Solver::with_limit(50);
         assert_eq!(s.wins_within(&p, 3), Err(OutOfNodes));
+    }
+
+    /// Random games from setups with Sphinxes, fixed lasers and beam splitters, and the same
+    /// positions thinned out (long beams, threats everywhere): what [`Solver::threatens`]
+    /// answers for every move, and what firing every move of the attacker answers.
+    #[test]
+    fn threats_are_what_firing_every_move_finds() {
+        let mut rng = crate::rng::Rng::new(29);
+        let mut solver = Solver::default();
+        let mut seen = [0u32; 2];
+        for setup in [
+            "classic",
+            "imhotep",
+            "khet1/classic",
+            "khet1/dynasty",
+            "khet2/imhotep-eyes",
+        ] {
+            for _ in 0..6 {
+                let mut p = crate::Setup::builtin(setup).expect("built in").position;
+                for turn in 0..60 {
+                    if turn % 6 == 0 {
+                        let mut q = p;
+                        for (sq, piece) in p.pieces() {
+                            let kept = matches!(piece.kind(), Kind::Pharaoh | Kind::Sphinx);
+                            if !kept && rng.below(2) == 0 {
+                                q.put(sq, None);
+                            }
+                        }
+                        for position in [p, q] {
+                            let attacker = position.side_to_move();
+                            for mv in position.legal_moves() {
+                                let mut child = position;
+                                if child.play_unchecked(mv).is_game_over() {
+                                    continue;
+                                }
+                                let fast = solver.threatens(&child, attacker);
+                                let mut passed = child;
+                                passed.set_side_to_move(attacker);
+                                let slow = passed.legal_moves().into_iter().any(|m| {
+                                    matches!(outcome(&passed, m, attacker), Outcome::AttackerWins)
+                                });
+                                assert_eq!(fast, slow, "{child} after {mv}");
+                                seen[usize::from(fast)] += 1;
+                            }
+                        }
+                    }
+                    let moves = p.legal_moves();
+                    let Some(mv) = rng.pick(&moves) else { break };
+                    if p.play_unchecked(mv).is_game_over() {
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(
+            seen[1] > 300 && seen[0] > 5000,
+            "{seen:?} (no threat, threat)"
+        );
+    }
+
+    /// The shipped puzzles the threat-space solver proves: never in fewer moves than the exact
+    /// solver's N, and most of them (their wins are chains of threats).
+    #[test]
+    fn the_threat_space_solver_proves_what_the_exact_one_does() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../assets/puzzles/puzzles.ron"
+        );
+        let bytes = std::fs::read(path).expect("the shipped puzzles");
+        let book = PuzzleBook::from_bytes(&bytes, path).expect("they read");
+        let mut proved = 0;
+        let mut deeper = 0;
+        for puzzle in book.puzzles.iter().filter(|p| p.moves <= 3) {
+            let p = puzzle.start().expect("its position");
+            let mut s = Solver::threats_only(u64::MAX);
+            let Some(n) = s.shortest_win(&p, puzzle.moves + 1).expect("no limit") else {
+                continue;
+            };
+            assert!(n >= puzzle.moves, "{}: in {n}", puzzle.name);
+            proved += 1;
+            deeper += u32::from(n > 1);
+            let line = s.line(&p, n).expect("no limit").expect("a line");
+            let mut at = p;
+            for mv in &line {
+                assert!(at.is_legal(*mv), "{}: {mv} in {line:?}", puzzle.name);
+                at.play_unchecked(*mv);
+            }
+        }
+        assert!(
+            proved >= 30 && deeper >= 20,
+            "{proved} proved, {deeper} in two or more"
+        );
     }
 }
