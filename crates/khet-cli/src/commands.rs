@@ -107,11 +107,11 @@ pub fn search(
         }
     });
     written?;
-    say!(
-        out,
+    // Flushed before the note on standard error, so that a terminal shows them in order.
+    out.now(format_args!(
         "bestmove {}",
         r.best.map_or("none".into(), |m| m.to_string())
-    );
+    ))?;
     if let Score::Mate(n) = Score::from_raw(r.score) {
         eprintln!("a forced Pharaoh hit in {} moves", n.abs());
     }
