@@ -129,7 +129,7 @@ enum Command {
     /// drawn at 200 plies, after 100 plies without a capture, or by repetition
     Match {
         /// A level (beginner, casual, strong, master), with the search's switches -norep,
-        /// -prog, -nolmr, -nonull, -noasp, -limits, -cN (contempt) or -wNAME=VALUE (an
+        /// -prog, -nolmr, -nonull, -noasp, -limits, -notss, -cN (contempt) or -wNAME=VALUE (an
         /// evaluation weight), and @N for N threads; or engine:COMMAND
         #[arg(long, default_value = "master")]
         a: matches::Contender,

@@ -44,6 +44,8 @@ pub struct Switches {
     /// Whether its search knows the match's draw limits (`-limits` on: its sequential test
     /// accepted H0, so it is off).
     pub limits: bool,
+    /// Whether a timed search first looks for a chain of threats that wins (`-notss` off).
+    pub threat_space: bool,
     /// The threads its search runs on (`@N`).
     pub threads: usize,
     /// What a repetition draw costs it, in centipawns (`-cN`).
@@ -62,6 +64,7 @@ impl Default for Switches {
             null_moves: s.null_moves,
             aspiration: s.aspiration,
             limits: s.draw_limits != DrawLimits::default(),
+            threat_space: s.threat_space,
             threads: s.threads,
             contempt: s.contempt,
             weights: s.weights,
@@ -70,13 +73,18 @@ impl Default for Switches {
 }
 
 /// Each suffix, what it sets, and how the contender's name says it.
-const SUFFIXES: [(&str, fn(&mut Switches), &str); 6] = [
+const SUFFIXES: [(&str, fn(&mut Switches), &str); 7] = [
     ("-norep", |s| s.repetitions = false, " (no repetitions)"),
     ("-prog", |s| s.progress = true, " (progress)"),
     ("-nolmr", |s| s.reductions = false, " (no reductions)"),
     ("-nonull", |s| s.null_moves = false, " (no null moves)"),
     ("-noasp", |s| s.aspiration = false, " (no aspiration)"),
     ("-limits", |s| s.limits = true, " (knowing the draw limits)"),
+    (
+        "-notss",
+        |s| s.threat_space = false,
+        " (no threat-space search)",
+    ),
 ];
 
 impl Switches {
@@ -87,6 +95,7 @@ impl Switches {
         searcher.reductions = self.reductions;
         searcher.null_moves = self.null_moves;
         searcher.aspiration = self.aspiration;
+        searcher.threat_space = self.threat_space;
         searcher.threads = self.threads;
         searcher.contempt = self.contempt;
         searcher.weights = self.weights;
@@ -137,7 +146,8 @@ impl Contender {
 /// `master`, with any of the suffixes `-norep` (the search blind to repetitions), `-prog`
 /// (with the fading of quiet positions), `-nolmr` (without late-move reductions), `-nonull`
 /// (without null moves), `-noasp` (without aspiration windows),
-/// `-limits` (knowing the match's draw limits), `-cN` (a contempt of N centipawns),
+/// `-limits` (knowing the match's draw limits), `-notss` (without the threat-space search),
+/// `-cN` (a contempt of N centipawns),
 /// `-wNAME=VALUE` (an evaluation weight, named as in `eval::Weights`, set), then `@N` (on N
 /// threads); or `engine:COMMAND`.
 impl std::str::FromStr for Contender {
@@ -215,7 +225,7 @@ impl std::str::FromStr for Contender {
         }
         let level = name.parse().map_err(|e: khet_engine::ParseNameError| {
             format!(
-                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, @N for N threads"
+                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -notss without the threat-space search, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, @N for N threads"
             )
         })?;
         Ok(Contender::Level { level, switches })

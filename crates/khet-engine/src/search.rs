@@ -46,6 +46,20 @@
 //! Elo: it drew no game by the no-capture rule while ahead, but more at the move limit. Matches
 //! leave them off (`-limits` turns them on).
 //!
+//! Threat space ([`Searcher::threat_space`]): a timed search first gives up to a third of its
+//! time (at most a second) to a threat-space search ([`crate::puzzle::Solver::threats_only`]):
+//! the mover plays only threats (moves after which, were the opponent to stand still, its next
+//! shot lights the enemy Pharaoh) and the opponent every reply. A chain of four to eight
+//! threats, each parried in few ways, is searched to its end, where a full search of 100–200
+//! ms reaches five to eight plies and reduces quiet moves. Such chains are how a won ending is
+//! won, and the full search missed them: in a Classic game Master drew against Khet2-AI there
+//! was one at each of its moves from ply 68 to 76. A win it proves is played at once (its
+//! length is an upper bound: a quiet move may win sooner). Without a threat to start a chain
+//! it ends within a millisecond. It is not run at a fixed depth or node count (those searches
+//! are as before), in a search for a forced hit (exact already), or by helper threads; and its
+//! win is left to the full search when the chain's first move leads to an arrangement the game
+//! has had, since the solver knows no history.
+//!
 //! Threads ([`Searcher::threads`]): Lazy SMP. Helper threads search the same root, every other
 //! one starting a ply deeper, on the one transposition table (lock-free, see `tt`); what they
 //! store orders this thread's moves and cuts its tree off, so it reaches a depth sooner. This
@@ -76,6 +90,13 @@ pub fn null_reduction(depth: i32) -> i32 {
 pub const ASPIRATION_DEPTH: u32 = 5;
 /// Half the first aspiration window, in centipawns.
 pub const ASPIRATION_WINDOW: i32 = 35;
+/// The threat-space search before a timed search has this share of its time: 1/3.
+const THREAT_SPACE_SHARE: u32 = 3;
+/// And at most this long: a chain is found in well under it when there is one (0.03–0.15 s in
+/// the won endings it was tried on), and its table of proven positions grows with its nodes.
+const THREAT_SPACE_MAX: Duration = Duration::from_secs(1);
+/// The longest chain of threats it looks for, in the mover's moves.
+const THREAT_SPACE_MOVES: u32 = 8;
 /// The most threads a search runs.
 pub const MAX_THREADS: usize = 256;
 const INF: i32 = WIN + 1000;
@@ -279,6 +300,9 @@ pub struct Searcher {
     helper: bool,
     /// Evaluations already made (see [`EvalCache`]).
     evals: EvalCache,
+    /// Whether a timed search first looks for a chain of threats that wins (see the module
+    /// docs).
+    pub threat_space: bool,
 }
 
 /// Evaluations by position key, per thread: a leaf met again (in the next iteration, by a
@@ -376,6 +400,7 @@ impl Searcher {
             helper_nodes: Arc::new(AtomicU64::new(0)),
             helper: false,
             evals: EvalCache::new(Weights::default(), n.min(EVAL_SLOTS)),
+            threat_space: true,
         }
     }
 
@@ -488,6 +513,10 @@ impl Searcher {
         self.quiet[0] = self.game_history.len() as u32;
         self.passed[0] = false;
         self.helper_nodes.store(0, Ordering::Relaxed);
+        if let Some(won) = self.threat_win(position, limits, start) {
+            report(&won.1);
+            return won.0;
+        }
         if self.threads <= 1 || position.legal_moves().is_empty() {
             return self.iterate(position, limits, start, &mut report);
         }
@@ -506,6 +535,55 @@ impl Searcher {
             stop.store(true, Ordering::Relaxed);
             result
         })
+    }
+
+    /// The first move of a chain of threats that wins, searched for a third of a timed
+    /// search's time (see the module docs), with its result and report.
+    fn threat_win(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        start: Instant,
+    ) -> Option<(SearchResult, Report)> {
+        let time = limits.time?;
+        if !self.threat_space || self.exact || limits.depth.is_some() || limits.nodes.is_some() {
+            return None;
+        }
+        let budget =
+            (limits.soft.unwrap_or(time).min(time) / THREAT_SPACE_SHARE).min(THREAT_SPACE_MAX);
+        let mut solver = crate::puzzle::Solver::threats_only(u64::MAX);
+        solver.deadline = Some(start + budget);
+        solver.stop = Some(self.stop.clone());
+        let n = solver
+            .shortest_win(position, THREAT_SPACE_MOVES)
+            .ok()
+            .flatten()?;
+        let pv = solver.line(position, n).ok().flatten()?;
+        let first = *pv.first()?;
+        // The solver knows no history: a first move into an arrangement the game has had
+        // could be claimed as a repetition, so the full search decides there.
+        let mut after = *position;
+        after.play_unchecked(first);
+        if self.repetitions && self.game_history.contains(&after.arrangement_hash()) {
+            return None;
+        }
+        let plies = 2 * n - 1;
+        let result = SearchResult {
+            best: Some(first),
+            score: WIN - plies as i32,
+            depth: plies,
+            nodes: solver.nodes,
+            elapsed: start.elapsed(),
+            pv,
+        };
+        let report = Report {
+            depth: result.depth,
+            score: result.score,
+            nodes: result.nodes,
+            elapsed: result.elapsed,
+            pv: result.pv.clone(),
+        };
+        Some((result, report))
     }
 
     /// A helper thread's searcher for this search: the same table, age, history and settings,
@@ -542,6 +620,7 @@ impl Searcher {
             helper_nodes: self.helper_nodes.clone(),
             helper: true,
             evals: EvalCache::new(self.weights, self.evals.slots.len()),
+            threat_space: false,
         }
     }
 

@@ -665,3 +665,62 @@ fn aspiration_keeps_forced_wins_and_scores() {
         );
     }
 }
+
+/// From a Khet2-AI match (Classic, ply 72): Red is far ahead and wins in four moves by a chain
+/// of threats, each parried in one way only, which the full search at 200 ms a move missed.
+const THREAT_CHAIN: &str = "x33a3ka3p22/4s15/3p31S24/p11p36P4/2S17/9P3/2p12s11P1p11/6K2X1 1";
+
+/// A timed search looks for a chain of threats first and plays the win it proves at once:
+/// its one report is the whole line, scored as a forced hit in four.
+#[test]
+fn a_timed_search_plays_a_chain_of_threats_that_wins() {
+    let p = parse_position(THREAT_CHAIN).expect("position");
+    let mut reports = Vec::new();
+    let limits = Limits {
+        time: Some(Duration::from_secs(120)),
+        soft: Some(Duration::from_secs(6)),
+        ..Limits::default()
+    };
+    let r = Searcher::default().search(&p, limits, |r| reports.push(r.clone()));
+    assert_eq!(Score::from_raw(r.score), Score::Mate(4));
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    assert_eq!((reports[0].depth, r.pv.len()), (7, 7), "{:?}", r.pv);
+    let mut at = p;
+    for (i, mv) in r.pv.iter().enumerate() {
+        assert!(at.is_legal(*mv), "{mv} in {:?}", r.pv);
+        let hits = at.play_unchecked(*mv);
+        assert_eq!(hits.is_game_over(), i == 6, "{mv} in {:?}", r.pv);
+        if i == 6 {
+            assert!(hits.pharaoh_hit(Color::Silver) && !hits.pharaoh_hit(Color::Red));
+        }
+    }
+    // A fixed depth searches as before, the threats left to the full search.
+    let mut reports = 0;
+    Searcher::default().search(&p, depth(2), |_| reports += 1);
+    assert_eq!(reports, 2);
+}
+
+/// The chain's first move back into an arrangement the game has had (it could be claimed as
+/// a repetition): the full search decides, from depth 1.
+#[test]
+fn a_chain_of_threats_into_a_repetition_is_left_to_the_full_search() {
+    let p = parse_position(THREAT_CHAIN).expect("position");
+    let limits = Limits {
+        time: Some(Duration::from_secs(120)),
+        soft: Some(Duration::from_secs(2)),
+        ..Limits::default()
+    };
+    let first = Searcher::default().search(&p, limits, |_| {}).pv[0];
+    assert_eq!(first.to_string(), "f2g3");
+    // Red's Pyramid there and back, Silver's Scarab turned and back: the start again.
+    let mut game = Game::new(p);
+    for mv in ["f2g3", "c4+", "g3f2", "c4-"] {
+        let turn = game.play_text(mv).expect("legal");
+        assert!(turn.shot.hits.is_empty(), "{mv} takes nothing");
+    }
+    assert!(game.position().same_arrangement(&p));
+    let mut depths = Vec::new();
+    let r = Searcher::default().search_game(&game, limits, |r| depths.push(r.depth));
+    assert!(game.position().is_legal(r.best.expect("a move")));
+    assert_eq!(depths.first(), Some(&1), "{depths:?}");
+}
