@@ -46,19 +46,21 @@
 //! Elo: it drew no game by the no-capture rule while ahead, but more at the move limit. Matches
 //! leave them off (`-limits` turns them on).
 //!
-//! Threat space ([`Searcher::threat_space`]): a timed search first gives up to a third of its
-//! time (at most a second) to a threat-space search ([`crate::puzzle::Solver::threats_only`]):
-//! the mover plays only threats (moves after which, were the opponent to stand still, its next
-//! shot lights the enemy Pharaoh) and the opponent every reply. A chain of four to eight
-//! threats, each parried in few ways, is searched to its end, where a full search of 100–200
-//! ms reaches five to eight plies and reduces quiet moves. Such chains are how a won ending is
-//! won, and the full search missed them: in a Classic game Master drew against Khet2-AI there
-//! was one at each of its moves from ply 68 to 76. A win it proves is played at once (its
-//! length is an upper bound: a quiet move may win sooner). Without a threat to start a chain
-//! it ends within a millisecond. It is not run at a fixed depth or node count (those searches
-//! are as before), in a search for a forced hit (exact already), or by helper threads; and its
-//! win is left to the full search when the chain's first move leads to an arrangement the game
-//! has had, since the solver knows no history.
+//! Threat space ([`Searcher::threat_space`]): a timed search by a side a Pyramid or more ahead
+//! in material first gives up to a third of its time (at most a second) to a threat-space
+//! search ([`crate::puzzle::Solver::threats_only`]): the mover plays only threats (moves after
+//! which, were the opponent to stand still, its next shot lights the enemy Pharaoh) and the
+//! opponent every reply. A chain of four to eight threats, each parried in few ways, is
+//! searched to its end, where a full search of 100–200 ms reaches five to eight plies and
+//! reduces quiet moves. Such chains are how a won ending is won, and the full search missed
+//! them: in a Classic game Master drew against Khet2-AI there was one at each of its moves from
+//! ply 68 to 76. A win it proves is played at once (its length is an upper bound: a quiet move
+//! may win sooner). Without a threat to start a chain it ends within a millisecond; where
+//! threats abound it uses its share, which in level play from the setups cost more than the
+//! chains it found won, hence the lead it asks for. It is not run at a fixed depth or node
+//! count (those searches are as before), in a search for a forced hit (exact already), or by
+//! helper threads; and its win is left to the full search when the chain's first move leads to
+//! an arrangement the game has had, since the solver knows no history.
 //!
 //! Threads ([`Searcher::threads`]): Lazy SMP. Helper threads search the same root, every other
 //! one starting a ply deeper, on the one transposition table (lock-free, see `tt`); what they
@@ -95,6 +97,8 @@ const THREAT_SPACE_SHARE: u32 = 3;
 /// And at most this long: a chain is found in well under it when there is one (0.03–0.15 s in
 /// the won endings it was tried on), and its table of proven positions grows with its nodes.
 const THREAT_SPACE_MAX: Duration = Duration::from_secs(1);
+/// It is run for a side this far ahead in material (a Pyramid): the wins it is for.
+const THREAT_SPACE_LEAD: i32 = 100;
 /// The longest chain of threats it looks for, in the mover's moves.
 const THREAT_SPACE_MOVES: u32 = 8;
 /// The most threads a search runs.
@@ -547,6 +551,11 @@ impl Searcher {
     ) -> Option<(SearchResult, Report)> {
         let time = limits.time?;
         if !self.threat_space || self.exact || limits.depth.is_some() || limits.nodes.is_some() {
+            return None;
+        }
+        let material = crate::eval::material(position);
+        let me = position.side_to_move().index();
+        if material[me] - material[1 - me] < THREAT_SPACE_LEAD {
             return None;
         }
         let budget =

@@ -724,3 +724,25 @@ fn a_chain_of_threats_into_a_repetition_is_left_to_the_full_search() {
     assert!(game.position().is_legal(r.best.expect("a move")));
     assert_eq!(depths.first(), Some(&1), "{depths:?}");
 }
+
+/// The same chain with Silver given Pyramids, out of its way, until Red leads by less than
+/// one: the threat-space search is for a side that is ahead, so the full search decides.
+#[test]
+fn the_threat_space_search_is_for_a_side_ahead() {
+    let mut p = parse_position(THREAT_CHAIN).expect("position");
+    for at in ["g7", "h7", "i7", "h6", "i6"] {
+        assert!(p.piece_at(sq(at)).is_none(), "{at}");
+        p.put(sq(at), Some(Piece::pyramid(Color::Silver, Diagonal::NE)));
+    }
+    let mut solver = khet_engine::puzzle::Solver::threats_only(u64::MAX);
+    let chain = solver.shortest_win(&p, 8).expect("no limit");
+    assert!(chain.is_some_and(|n| n >= 2), "{chain:?}");
+    let limits = Limits {
+        time: Some(Duration::from_secs(120)),
+        soft: Some(Duration::from_secs(2)),
+        ..Limits::default()
+    };
+    let mut depths = Vec::new();
+    Searcher::default().search(&p, limits, |r| depths.push(r.depth));
+    assert_eq!(depths.first(), Some(&1), "{depths:?}");
+}
