@@ -54,7 +54,7 @@
 //! searched to its end, where a full search of 100–200 ms reaches five to eight plies and
 //! reduces quiet moves. Such chains are how a won ending is won, and the full search missed
 //! them: in a Classic game Master drew against Khet2-AI there was one at each of its moves from
-//! ply 68 to 76. A win it proves is played at once (its length is an upper bound: a quiet move
+//! ply 66 to 76. A win it proves is played at once (its length is an upper bound: a quiet move
 //! may win sooner). Without a threat to start a chain it ends within a millisecond; where
 //! threats abound it uses its share, which in level play from the setups cost more than the
 //! chains it found won, hence the lead it asks for. It is not run at a fixed depth or node
@@ -94,7 +94,7 @@ pub const ASPIRATION_DEPTH: u32 = 5;
 pub const ASPIRATION_WINDOW: i32 = 35;
 /// The threat-space search before a timed search has this share of its time: 1/3.
 const THREAT_SPACE_SHARE: u32 = 3;
-/// And at most this long: a chain is found in well under it when there is one (0.03–0.15 s in
+/// And at most this long: a chain is found in well under it when there is one (0.02–0.25 s in
 /// the won endings it was tried on), and its table of proven positions grows with its nodes.
 const THREAT_SPACE_MAX: Duration = Duration::from_secs(1);
 /// It is run for a side this far ahead in material (a Pyramid): the wins it is for.
