@@ -12,7 +12,9 @@
 //!
 //! The solver proves "wins within n" by an AND/OR search: every solver move until one wins,
 //! every defender reply until one escapes. Replies that escaped elsewhere at the same depth are
-//! tried first (killers), and proven bounds are kept per position.
+//! tried first (killers), as are shots that lit the Pharaoh there, and proven bounds are kept
+//! per position. Held to threats ([`Solver::threats_only`]), the same search is the computer
+//! opponent's threat-space search: narrower, so much deeper, and no longer exact about "no win".
 
 use crate::moves::Move;
 use crate::piece::{Color, Kind};

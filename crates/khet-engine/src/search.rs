@@ -304,8 +304,8 @@ pub struct Searcher {
     helper: bool,
     /// Evaluations already made (see [`EvalCache`]).
     evals: EvalCache,
-    /// Whether a timed search first looks for a chain of threats that wins (see the module
-    /// docs).
+    /// Whether a timed search by a side a Pyramid ahead first looks for a chain of threats
+    /// that wins (see the module docs).
     pub threat_space: bool,
 }
 
