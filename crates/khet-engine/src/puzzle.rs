@@ -17,8 +17,8 @@
 //! opponent's threat-space search: narrower, so much deeper, and no longer exact about "no win".
 
 use crate::moves::Move;
-use crate::piece::{Color, Kind};
-use crate::position::Position;
+use crate::piece::Color;
+use crate::position::{Position, sphinx_square};
 use crate::rules::NoMoves;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -148,11 +148,7 @@ impl Solver {
         if now.pharaoh_hit(attacker.other()) && !now.pharaoh_hit(attacker) {
             return true;
         }
-        let sphinx = passed
-            .pieces()
-            .filter(|(_, piece)| piece.color() == attacker && piece.kind() == Kind::Sphinx)
-            .fold(0u128, |bits, (sq, _)| bits | 1 << sq.index());
-        let touched = lit | sphinx;
+        let touched = lit | 1u128 << sphinx_square(attacker).index();
         let mut found = false;
         let mut made = 0;
         passed.for_each_move(|mv| {
@@ -161,9 +157,7 @@ impl Solver {
                 return;
             }
             made += 1;
-            let mut child = passed;
-            let hits = child.play_unchecked(mv);
-            found = hits.pharaoh_hit(attacker.other()) && !hits.pharaoh_hit(attacker);
+            found = matches!(outcome(&passed, mv, attacker), Outcome::AttackerWins);
         });
         self.nodes += made;
         found
@@ -644,6 +638,7 @@ impl PuzzleBook {
 mod tests {
     use super::*;
     use crate::parse_position;
+    use crate::piece::Kind;
 
     /// Silver's beam runs up the j file; turning the Pyramid on j5 to face south-west sends it
     /// west along rank 5 to the Red Pharaoh on d5. Turning the Sphinx west would light Silver's
