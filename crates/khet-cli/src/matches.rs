@@ -52,6 +52,9 @@ pub struct Switches {
     pub contempt: i32,
     /// Its evaluation's weights (`-wNAME=VALUE` sets one, by its name in `eval::Weights`).
     pub weights: Weights,
+    /// Time odds: it thinks this many times the match's time a move (`-xN`), to see what a
+    /// stronger side of the same search would make of the same positions.
+    pub time_factor: u32,
 }
 
 impl Default for Switches {
@@ -68,6 +71,7 @@ impl Default for Switches {
             threads: s.threads,
             contempt: s.contempt,
             weights: s.weights,
+            time_factor: 1,
         }
     }
 }
@@ -127,6 +131,9 @@ impl Switches {
                 name += &format!(" ({weight} {value})");
             }
         }
+        if self.time_factor != 1 {
+            name += &format!(" at {}x the time", self.time_factor);
+        }
         if self.threads > 1 {
             name += &format!(" on {} threads", self.threads);
         }
@@ -148,8 +155,8 @@ impl Contender {
 /// (without null moves), `-noasp` (without aspiration windows),
 /// `-limits` (knowing the match's draw limits), `-notss` (without the threat-space search),
 /// `-cN` (a contempt of N centipawns),
-/// `-wNAME=VALUE` (an evaluation weight, named as in `eval::Weights`, set), then `@N` (on N
-/// threads); or `engine:COMMAND`.
+/// `-wNAME=VALUE` (an evaluation weight, named as in `eval::Weights`, set), `-xN` (N times the
+/// match's time a move), then `@N` (on N threads); or `engine:COMMAND`.
 impl std::str::FromStr for Contender {
     type Err = String;
     fn from_str(s: &str) -> Result<Contender, String> {
@@ -195,6 +202,16 @@ impl std::str::FromStr for Contender {
                 continue 'strip;
             }
             if let Some((rest, last)) = name.rsplit_once('-')
+                && let Some(Ok(x)) = last.strip_prefix('x').map(str::parse::<u32>)
+            {
+                if !(1..=100).contains(&x) {
+                    return Err(format!("'-x{x}' is not a time factor (1 to 100)"));
+                }
+                switches.time_factor = x;
+                name = rest;
+                continue 'strip;
+            }
+            if let Some((rest, last)) = name.rsplit_once('-')
                 && let Some((weight, value)) =
                     last.strip_prefix('w').and_then(|w| w.split_once('='))
             {
@@ -225,7 +242,7 @@ impl std::str::FromStr for Contender {
         }
         let level = name.parse().map_err(|e: khet_engine::ParseNameError| {
             format!(
-                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -notss without the threat-space search, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, @N for N threads"
+                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -notss without the threat-space search, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, -xN with N times the time a move, @N for N threads"
             )
         })?;
         Ok(Contender::Level { level, switches })
@@ -813,8 +830,9 @@ impl Players<'_> {
             let i = usize::from(mover != a_color);
             let contender = self.contenders[i];
             let mv = match contender {
-                Contender::Level { level, .. } => {
-                    level.choose(&mut self.searchers[i], &game, movetime, &mut rng)
+                Contender::Level { level, switches } => {
+                    let time = movetime * switches.time_factor;
+                    level.choose(&mut self.searchers[i], &game, time, &mut rng)
                 }
                 Contender::Engine(_) => {
                     let moves: Vec<String> =
@@ -1226,6 +1244,13 @@ mod tests {
             Ok("Master (no repetitions) (contempt 50) on 2 threads".to_string())
         );
         assert!("master-c5000".parse::<Contender>().is_err());
+        assert_eq!(
+            "master-x5-notss@2".parse::<Contender>().map(|c| c.name()),
+            Ok("Master (no threat-space search) at 5x the time on 2 threads".to_string())
+        );
+        for odd in ["master-x0", "master-x101", "master-x", "master-x2.5"] {
+            assert!(odd.parse::<Contender>().is_err(), "{odd}");
+        }
         let Ok(Contender::Level { switches, .. }) = "master-c0".parse() else {
             panic!("a level");
         };
