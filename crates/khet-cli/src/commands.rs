@@ -118,11 +118,33 @@ pub fn search(
     Ok(())
 }
 
-/// Replays a record: every ply with what its shot hit, the final position and the result.
-pub fn replay(file: &Path, out: &mut Out<impl Write>) -> Result<(), Failure> {
+/// Replays a record: each ply and what its shot hit, then the final position and the result.
+/// With `analysis`, the engine's view of each position before its move is printed beside the
+/// move played (its best move, score and depth), to find where a game was won or thrown away.
+pub fn replay(
+    file: &Path,
+    analysis: Option<Limits>,
+    out: &mut Out<impl Write>,
+) -> Result<(), Failure> {
     let game = load_record(file).map_err(|e| e.to_string())?;
     say!(out, "start {}", game.start());
+    let mut searcher = analysis.map(|_| Searcher::with_hash_mb(64));
+    let mut so_far = khet_engine::Game::new(*game.start());
     for (i, turn) in game.turns().iter().enumerate() {
+        let view = match (&mut searcher, analysis) {
+            (Some(searcher), Some(limits)) => {
+                let r = searcher.search_game(&so_far, limits, |_| {});
+                match r.best {
+                    Some(best) => format!(
+                        " (engine: {best}, score {}, depth {})",
+                        Score::from_raw(r.score),
+                        r.depth
+                    ),
+                    None => " (engine: no move)".to_string(),
+                }
+            }
+            _ => String::new(),
+        };
         let hits: Vec<String> = turn
             .shot
             .hits
@@ -134,7 +156,12 @@ pub fn replay(file: &Path, out: &mut Out<impl Write>) -> Result<(), Failure> {
         } else {
             format!("hits {}", hits.join(", "))
         };
-        say!(out, "{:>3}. {} {}: {hit}", i + 1, turn.color, turn.mv);
+        say!(out, "{:>3}. {} {}: {hit}{view}", i + 1, turn.color, turn.mv);
+        if analysis.is_some() {
+            so_far
+                .play(turn.mv)
+                .map_err(|e| format!("{}: move {} ({}): {e}", file.display(), i + 1, turn.mv))?;
+        }
     }
     say!(out, "final {}", game.position());
     say!(

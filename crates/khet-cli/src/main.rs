@@ -16,10 +16,11 @@ mod puzzles;
 mod texel;
 
 use clap::{Args, Parser, Subcommand};
-use khet_engine::{Color, Rules};
+use khet_engine::{Color, Limits, Rules};
 use out::{Failure, Out};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(
@@ -186,6 +187,13 @@ enum Command {
     Replay {
         /// A record file (RON)
         file: PathBuf,
+        /// Search each position to this many plies and print the engine's move, score
+        /// (centipawns, from the mover's side) and depth beside the move played
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: Option<u32>,
+        /// Search each position for this many milliseconds, as --depth does
+        #[arg(long, conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..))]
+        movetime: Option<u64>,
     },
     /// "Is it fair?": quick games from a setup, Silver's score with a 95 % error bar, perft(1, 2)
     Fairness {
@@ -330,7 +338,18 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
         }
         Command::Tune { games, depth } => matches::tune(games, depth, out),
         Command::Texel { games, depth } => texel::run(games, depth, out),
-        Command::Replay { file } => commands::replay(&file, out),
+        Command::Replay {
+            file,
+            depth,
+            movetime,
+        } => {
+            let analysis = match (depth, movetime) {
+                (Some(d), _) => Some(Limits::depth(d)),
+                (None, Some(ms)) => Some(Limits::time(Duration::from_millis(ms))),
+                (None, None) => None,
+            };
+            commands::replay(&file, analysis, out)
+        }
         Command::Fairness {
             name,
             games,

@@ -306,6 +306,20 @@ fn replay_prints_every_ply_and_reports_a_damaged_file() {
         lines[3].starts_with("final ") && lines[4] == "result unfinished",
         "{out}"
     );
+    // With analysis: the engine's view beside each move, and the same final lines.
+    let (code, analysed, err) = run(&["replay", good.to_str().unwrap(), "--depth", "2"]);
+    assert_eq!(code, 0, "{err}");
+    let seen: Vec<&str> = analysed.lines().collect();
+    assert_eq!(seen.len(), 5, "{analysed}");
+    for ply in &seen[1..3] {
+        assert!(
+            ply.contains(" (engine: ") && ply.ends_with(", depth 2)"),
+            "{analysed}"
+        );
+    }
+    assert_eq!(seen[3..], lines[3..], "{analysed}");
+    let (code, _, err) = run(&["replay", good.to_str().unwrap(), "--movetime", "0"]);
+    assert_eq!(code, 2, "{err}");
     let damaged = dir.join("damaged.ron");
     std::fs::write(
         &damaged,
