@@ -119,13 +119,20 @@ pub fn search(
 }
 
 /// Replays a record: each ply and what its shot hit, then the final position and the result.
-/// With `analysis`, the engine's view of each position before its move is printed beside the
-/// move played (its best move, score and depth), to find where a game was won or thrown away.
+/// Given a depth or a move time, the engine's view of each position before its move is printed
+/// beside the move played (its best move, score and depth), to find where a game was won or
+/// thrown away.
 pub fn replay(
     file: &Path,
-    analysis: Option<Limits>,
+    depth: Option<u32>,
+    movetime: Option<u64>,
     out: &mut Out<impl Write>,
 ) -> Result<(), Failure> {
+    let analysis = (depth.is_some() || movetime.is_some()).then(|| Limits {
+        depth,
+        time: movetime.map(Duration::from_millis),
+        ..Limits::default()
+    });
     let game = load_record(file).map_err(|e| e.to_string())?;
     say!(out, "start {}", game.start());
     let mut searcher = analysis.map(|_| Searcher::with_hash_mb(64));

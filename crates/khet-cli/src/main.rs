@@ -16,11 +16,10 @@ mod puzzles;
 mod texel;
 
 use clap::{Args, Parser, Subcommand};
-use khet_engine::{Color, Limits, Rules};
+use khet_engine::{Color, Rules};
 use out::{Failure, Out};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 #[derive(Parser)]
 #[command(
@@ -342,14 +341,7 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             file,
             depth,
             movetime,
-        } => {
-            let analysis = match (depth, movetime) {
-                (Some(d), _) => Some(Limits::depth(d)),
-                (None, Some(ms)) => Some(Limits::time(Duration::from_millis(ms))),
-                (None, None) => None,
-            };
-            commands::replay(&file, analysis, out)
-        }
+        } => commands::replay(&file, depth, movetime, out),
         Command::Fairness {
             name,
             games,
