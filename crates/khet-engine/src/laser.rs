@@ -584,6 +584,16 @@ impl Position {
         })
     }
 
+    /// For [`Position::play_beside`]: the squares the side to move's beam lights now (bit =
+    /// square index), its laser's corner included (a Sphinx that turns changes the beam), and
+    /// what the beam hits.
+    pub(crate) fn beam_before_move(&self) -> (u128, Hits) {
+        let color = self.side_to_move();
+        let (lit, hits) = self.beam_summary(color);
+        let corner = crate::position::sphinx_square(color);
+        (lit | 1u128 << corner.index(), hits)
+    }
+
     /// How many moves of `color`'s own pieces its beam is from the enemy Pharaoh, were the
     /// enemy to stand still: 0 when the beam lights it now, at most [`REACH_CAP`] (also when it
     /// cannot be reached). A measure of the plan a side that is ahead has to carry out, for the
@@ -1202,14 +1212,11 @@ mod tests {
         assert!(lit > 10, "{lit} positions with a lit Pharaoh");
     }
 
-    #[test]
-    fn reaches_on_bitboards_are_reaches_square_by_square() {
-        // Random games from every kind of setup (Sphinxes, fixed lasers, beam splitters), and
-        // the same positions thinned out, where beams run far and plans are long.
-        let mut rng = crate::rng::Rng::new(17);
-        let mut seen = [0u32; REACH_CAP as usize + 1];
-        let mut captures = [0u32; REACH_CAP as usize + 1];
-        let mut sides = [0u32; 5];
+    /// Calls `f` at every position of `games` random games of up to `plies` from every kind of
+    /// setup (Sphinxes, fixed lasers, beam splitters), and at the same position thinned out,
+    /// where beams run far and plans are long.
+    fn random_positions(seed: u64, games: usize, plies: usize, mut f: impl FnMut(&Position)) {
+        let mut rng = crate::rng::Rng::new(seed);
         for setup in [
             "classic",
             "imhotep",
@@ -1219,27 +1226,11 @@ mod tests {
             "khet2/imhotep-eyes",
             "khet2/dynasty-eyes",
         ] {
-            for _ in 0..20 {
+            for _ in 0..games {
                 let mut p = crate::setup::Setup::builtin(setup).unwrap().position;
-                for _ in 0..120 {
-                    for q in [p, thinned(&p, &mut rng)] {
-                        for color in Color::ALL {
-                            let reaches = q.reaches(color);
-                            assert_eq!(
-                                q.reaches_with(color, false),
-                                Reach {
-                                    sides: 0,
-                                    ..reaches
-                                },
-                                "{q} {color:?}"
-                            );
-                            assert_eq!(reaches, q.reaches_stepwise(color), "{q} {color:?}");
-                            assert!(reaches.capture <= reaches.pharaoh, "{q} {color:?}");
-                            seen[reaches.pharaoh as usize] += 1;
-                            captures[reaches.capture as usize] += 1;
-                            sides[reaches.sides as usize] += 1;
-                        }
-                    }
+                for _ in 0..plies {
+                    f(&p);
+                    f(&thinned(&p, &mut rng));
                     let moves = p.legal_moves();
                     let Some(mv) = rng.pick(&moves) else { break };
                     if p.play_unchecked(mv).is_game_over() {
@@ -1248,12 +1239,62 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn reaches_on_bitboards_are_reaches_square_by_square() {
+        let mut seen = [0u32; REACH_CAP as usize + 1];
+        let mut captures = [0u32; REACH_CAP as usize + 1];
+        let mut sides = [0u32; 5];
+        random_positions(17, 20, 120, |q| {
+            for color in Color::ALL {
+                let reaches = q.reaches(color);
+                assert_eq!(
+                    q.reaches_with(color, false),
+                    Reach {
+                        sides: 0,
+                        ..reaches
+                    },
+                    "{q} {color:?}"
+                );
+                assert_eq!(reaches, q.reaches_stepwise(color), "{q} {color:?}");
+                assert!(reaches.capture <= reaches.pharaoh, "{q} {color:?}");
+                seen[reaches.pharaoh as usize] += 1;
+                captures[reaches.capture as usize] += 1;
+                sides[reaches.sides as usize] += 1;
+            }
+        });
         assert!(seen.iter().all(|&n| n > 20), "every reach is met: {seen:?}");
         assert!(
             captures[..4].iter().all(|&n| n > 20),
             "captures: {captures:?}"
         );
         assert!(sides[..4].iter().all(|&n| n > 20), "sides: {sides:?}");
+    }
+
+    #[test]
+    fn a_move_beside_the_beam_makes_the_same_turn_as_one_traced() {
+        // Every move: the turn made with the beam before the move is the turn made by tracing.
+        let (mut beside, mut across) = (0u32, 0u32);
+        random_positions(23, 6, 80, |q| {
+            let beam = q.beam_before_move();
+            for mv in q.legal_moves() {
+                let (mut traced, mut shortcut) = (*q, *q);
+                let hits = traced.play_unchecked(mv);
+                assert_eq!(shortcut.play_beside(mv, beam), hits, "{q} {mv}");
+                assert_eq!(shortcut, traced, "{q} {mv}");
+                assert_eq!(shortcut.key(), traced.key(), "{q} {mv}");
+                if crate::position::touches(mv, beam.0) {
+                    across += 1;
+                } else {
+                    beside += 1;
+                }
+            }
+        });
+        assert!(
+            beside > 10_000 && across > 1_000,
+            "{beside} beside, {across} across"
+        );
     }
 
     /// `p` with about half of the pieces that are neither Pharaohs nor lasers taken off.

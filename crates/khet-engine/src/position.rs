@@ -83,6 +83,14 @@ pub struct Position {
     eyes: u8,
 }
 
+/// Whether `mv` moves, turns or lands on a piece on one of the squares of `set` (bit = square
+/// index).
+#[inline]
+pub(crate) fn touches(mv: Move, set: u128) -> bool {
+    let squares = (1u128 << mv.from().index()) | (1u128 << mv.to().index());
+    set & squares != 0
+}
+
 /// Something wrong with an arrangement of pieces, found by [`Position::problems`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Problem {
@@ -475,6 +483,21 @@ impl Position {
         self.remove_hits(hits);
         self.side = !self.side;
         hits
+    }
+
+    /// [`Position::play_unchecked`] given `beam`, what the mover's laser lights and hits before
+    /// the move ([`Position::beam_before_move`]): a move that touches none of those squares
+    /// leaves the beam as it is, so its shot hits what the beam hits now and is not traced
+    /// again. Most moves of a node are such moves; the search makes every one of them.
+    #[inline]
+    pub(crate) fn play_beside(&mut self, mv: Move, beam: (u128, Hits)) -> Hits {
+        if touches(mv, beam.0) {
+            return self.play_unchecked(mv);
+        }
+        self.apply_move(mv);
+        self.remove_hits(beam.1);
+        self.side = !self.side;
+        beam.1
     }
 
     /// A whole turn for a move from a person or a file: refused with the reason when illegal.

@@ -6,7 +6,10 @@
 //! Every child is made (copy, move, fire) before the moves are ordered: making a move costs about
 //! 40 ns, and knowing what each shot hits is the best ordering information Khet has. The hash
 //! move is the exception: it is made and searched alone first, and only if it does not cut the
-//! node off are the others made. Moves ranked equal are tried in the order they were made.
+//! node off are the others made. Moves ranked equal are tried in the order they were made. A
+//! move that touches none of the squares its side's beam lights leaves the beam as it is (most
+//! moves do): its shot hits what the beam hits now and is not traced again, and in the
+//! quiescence search, when the beam hits nothing, such a move captures nothing and is not made.
 //!
 //! Repetitions: an arrangement that repeats one on the path from the root, or that would appear
 //! for the third time counting the game before the root ([`Searcher::search_game`]), scores as a
@@ -72,9 +75,10 @@
 
 use crate::eval::{WIN, Weights, evaluate_with};
 use crate::game::Game;
+use crate::laser::Hits;
 use crate::moves::Move;
 use crate::piece::Color;
-use crate::position::Position;
+use crate::position::{Position, touches};
 use crate::tt::{EXACT, Entry, LOWER, SLOT_BYTES, Table, UPPER};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -940,6 +944,7 @@ impl Searcher {
         let mut immediate = None;
         node.children.clear();
         node.order.clear();
+        let beam = p.beam_before_move();
         p.for_each_move(|mv| {
             node.children.push(Child {
                 mv,
@@ -951,7 +956,7 @@ impl Searcher {
             let Some(child) = node.children.last_mut() else {
                 return;
             };
-            let hits = child.position.play_unchecked(mv);
+            let hits = child.position.play_beside(mv, beam);
             if let Some(s) = terminal_score(side, hits, ply + 1) {
                 if s > 0 {
                     immediate = Some((mv, s));
@@ -1181,9 +1186,15 @@ impl Searcher {
         let side = p.side_to_move();
         let mut captures: Vec<(i32, Position)> = Vec::new();
         let mut win = None;
+        // A move that leaves a beam that hits nothing as it is captures nothing: not even made.
+        let beam = p.beam_before_move();
+        let quiet = beam.1 == Hits::default();
         p.for_each_move(|mv| {
+            if quiet && !touches(mv, beam.0) {
+                return;
+            }
             let mut child = *p;
-            let hits = child.play_unchecked(mv);
+            let hits = child.play_beside(mv, beam);
             if let Some(s) = terminal_score(side, hits, ply + 1) {
                 if s > 0 {
                     win = Some(s);
