@@ -172,6 +172,9 @@ enum Command {
         /// Search depth of the self-play games
         #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=6))]
         depth: u32,
+        /// Games played at once (the weights found are the same for any number)
+        #[arg(long, default_value_t = 1, value_parser = threads)]
+        threads: usize,
     },
     /// Self-play: each evaluation weight at x0.5 and x1.5 against the defaults
     Tune {
@@ -336,7 +339,11 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             matches::play_match(&a, &b, &plan, out)
         }
         Command::Tune { games, depth } => matches::tune(games, depth, out),
-        Command::Texel { games, depth } => texel::run(games, depth, out),
+        Command::Texel {
+            games,
+            depth,
+            threads,
+        } => texel::run(games, depth, threads, out),
         Command::Replay {
             file,
             depth,

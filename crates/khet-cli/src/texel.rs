@@ -4,9 +4,9 @@
 //! (`khet_engine::eval::features`), so each position's features are computed once and a weight
 //! set is scored by dot products.
 //!
-//! One command makes it all again: `khet-engine texel --games N --depth D` (the games, their
-//! openings and the fit are seeded and single-threaded, so the same command prints the same
-//! weights). A result is a candidate; it is kept only after it passes a sequential test against
+//! One command makes it all again: `khet-engine texel --games N --depth D --threads T` (the
+//! games, their openings and the fit are seeded, and each game is played from a cleared search
+//! whichever thread plays it, so the same games and depth print the same weights for any T). A result is a candidate; it is kept only after it passes a sequential test against
 //! the weights before it (`match --sprt`).
 
 use crate::matches::opening;
@@ -27,53 +27,84 @@ struct Sample {
 
 /// Plays `games` seeded games between two fixed-depth searches from varied openings and labels
 /// every position after the opening with the game's result. Positions where the side to move can
-/// light a Pharaoh at once are left out: their worth is the kill, not the evaluation.
-fn play_games(games: u32, depth: u32) -> Result<(Vec<Sample>, u32), Failure> {
-    let mut samples = Vec::new();
-    let mut decisive = 0;
-    let mut searcher = Searcher::new(1 << 16);
-    for g in 0..games {
-        let (_, mut game) = opening(g, 8)?;
-        let start = game.turns().len();
-        searcher.clear();
-        while !game.is_over() && game.turns().len() < MAX_PLIES && !game.can_claim_draw() {
-            let Some(mv) = searcher
-                .search_game(&game, Limits::depth(depth), |_| {})
-                .best
-            else {
-                break;
-            };
-            game.play(mv).map_err(|e| e.to_string())?;
-        }
-        let silver = match game.result() {
-            Some(GameResult::Win {
-                winner: Color::Silver,
-                ..
-            }) => 1.0,
-            Some(GameResult::Win { .. }) => 0.0,
-            _ => 0.5,
-        };
-        decisive += u32::from(silver != 0.5);
-        for p in &game.positions()[start..game.positions().len() - 1] {
-            let kill = p.legal_moves().into_iter().any(|mv| {
-                let mut q = *p;
-                q.play_unchecked(mv).is_game_over()
-            });
-            if kill {
-                continue;
-            }
-            let result = if p.side_to_move() == Color::Silver {
-                silver
-            } else {
-                1.0 - silver
-            };
-            samples.push(Sample {
-                features: features(p),
-                result,
-            });
-        }
+/// light a Pharaoh at once are left out: their worth is the kill, not the evaluation. The games
+/// are shared out among `threads` threads; each game starts from a cleared search, so the
+/// samples (kept in game order) are the same however many threads play them.
+fn play_games(games: u32, depth: u32, threads: usize) -> Result<(Vec<Sample>, u32), Failure> {
+    let threads = threads.clamp(1, games.max(1) as usize);
+    let per_thread: Vec<Result<Vec<(u32, Vec<Sample>, bool)>, String>> =
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|t| {
+                    scope.spawn(move || {
+                        let mut searcher = Searcher::new(1 << 16);
+                        (t as u32..games)
+                            .step_by(threads)
+                            .map(|g| play_game(g, depth, &mut searcher).map(|(s, d)| (g, s, d)))
+                            .collect()
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| {
+                    w.join()
+                        .unwrap_or_else(|_| Err("a self-play thread panicked".into()))
+                })
+                .collect()
+        });
+    let mut played = Vec::with_capacity(games as usize);
+    for thread in per_thread {
+        played.extend(thread?);
     }
+    played.sort_by_key(|(g, _, _)| *g);
+    let decisive = played.iter().filter(|(_, _, d)| *d).count() as u32;
+    let samples = played.into_iter().flat_map(|(_, s, _)| s).collect();
     Ok((samples, decisive))
+}
+
+/// Game `g` of the self-play: its labelled positions, and whether it was decided.
+fn play_game(g: u32, depth: u32, searcher: &mut Searcher) -> Result<(Vec<Sample>, bool), String> {
+    let (_, mut game) = opening(g, 8)?;
+    let start = game.turns().len();
+    searcher.clear();
+    while !game.is_over() && game.turns().len() < MAX_PLIES && !game.can_claim_draw() {
+        let Some(mv) = searcher
+            .search_game(&game, Limits::depth(depth), |_| {})
+            .best
+        else {
+            break;
+        };
+        game.play(mv).map_err(|e| e.to_string())?;
+    }
+    let silver = match game.result() {
+        Some(GameResult::Win {
+            winner: Color::Silver,
+            ..
+        }) => 1.0,
+        Some(GameResult::Win { .. }) => 0.0,
+        _ => 0.5,
+    };
+    let mut samples = Vec::new();
+    for p in &game.positions()[start..game.positions().len() - 1] {
+        let kill = p.legal_moves().into_iter().any(|mv| {
+            let mut q = *p;
+            q.play_unchecked(mv).is_game_over()
+        });
+        if kill {
+            continue;
+        }
+        let result = if p.side_to_move() == Color::Silver {
+            silver
+        } else {
+            1.0 - silver
+        };
+        samples.push(Sample {
+            features: features(p),
+            result,
+        });
+    }
+    Ok((samples, silver != 0.5))
 }
 
 fn dot(w: &[i32; FEATURES], f: &[i32; FEATURES]) -> f64 {
@@ -137,8 +168,13 @@ fn tune(samples: &[Sample], start: [i32; FEATURES], k: f64) -> [i32; FEATURES] {
 
 /// Plays the games, fits the scale with today's weights, tunes, and prints the weights found
 /// with the error before and after, on the games' positions and on a held-out tenth.
-pub fn run(games: u32, depth: u32, out: &mut Out<impl Write>) -> Result<(), Failure> {
-    let (samples, decisive) = play_games(games, depth)?;
+pub fn run(
+    games: u32,
+    depth: u32,
+    threads: usize,
+    out: &mut Out<impl Write>,
+) -> Result<(), Failure> {
+    let (samples, decisive) = play_games(games, depth, threads)?;
     if samples.len() < 100 {
         return Err(format!("only {} positions: play more games", samples.len()).into());
     }
@@ -185,6 +221,18 @@ pub fn run(games: u32, depth: u32, out: &mut Out<impl Write>) -> Result<(), Fail
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_samples_are_the_same_however_many_threads_play_the_games() {
+        let (one, decided_one) = play_games(5, 1, 1).unwrap();
+        let (three, decided_three) = play_games(5, 1, 3).unwrap();
+        assert!(!one.is_empty());
+        assert_eq!(decided_one, decided_three);
+        let pairs = |s: &[Sample]| -> Vec<([i32; FEATURES], u64)> {
+            s.iter().map(|x| (x.features, x.result.to_bits())).collect()
+        };
+        assert_eq!(pairs(&one), pairs(&three));
+    }
 
     #[test]
     fn the_fit_finds_the_weights_that_made_the_results() {
