@@ -6,8 +6,9 @@
 //!
 //! One command makes it all again: `khet-engine texel --games N --depth D --threads T` (the
 //! games, their openings and the fit are seeded, and each game is played from a cleared search
-//! whichever thread plays it, so the same games and depth print the same weights for any T). A result is a candidate; it is kept only after it passes a sequential test against
-//! the weights before it (`match --sprt`).
+//! whichever thread plays it, so the same games and depth print the same weights for any T).
+//! A result is a candidate; it is kept only after it passes a sequential test against the
+//! weights before it (`match --sprt`).
 
 use crate::matches::opening;
 use crate::out::{Failure, Out, say};
