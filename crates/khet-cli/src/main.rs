@@ -175,6 +175,10 @@ enum Command {
         /// Games played at once (the weights found are the same for any number)
         #[arg(long, default_value_t = 1, value_parser = threads)]
         threads: usize,
+        /// Label the game records in this folder (as `match --records` keeps them) instead of
+        /// playing games; may be given more than once
+        #[arg(long, conflicts_with_all = ["games", "depth", "threads"])]
+        records: Vec<PathBuf>,
     },
     /// Self-play: each evaluation weight at x0.5 and x1.5 against the defaults
     Tune {
@@ -343,7 +347,19 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             games,
             depth,
             threads,
-        } => texel::run(games, depth, threads, out),
+            records,
+        } => {
+            let source = if records.is_empty() {
+                texel::Source::SelfPlay {
+                    games,
+                    depth,
+                    threads,
+                }
+            } else {
+                texel::Source::Records(records)
+            };
+            texel::run(source, out)
+        }
         Command::Replay {
             file,
             depth,

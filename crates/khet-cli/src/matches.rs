@@ -376,7 +376,7 @@ fn keep_record(dir: &std::path::Path, n: u32, setup: &str, game: &Game) -> Resul
 }
 
 /// Whether a match's game has ended: won, drawn by the rules, a limit or a repetition.
-fn finished(game: &Game) -> bool {
+pub(crate) fn finished(game: &Game) -> bool {
     game.is_over()
         || LIMITS.reached(game.turns().len() as u32, quiet_plies(game))
         || game.can_claim_draw()

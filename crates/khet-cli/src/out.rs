@@ -73,6 +73,19 @@ impl<W: Write> Out<W> {
     }
 }
 
+#[cfg(test)]
+impl Out<Vec<u8>> {
+    /// Output kept in memory, for tests.
+    pub fn memory() -> Self {
+        Out { w: Vec::new() }
+    }
+
+    /// What was written so far.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.w).into_owned()
+    }
+}
+
 /// `say!(out, "…", args)`: one line to `out`, `?`-propagating a [`Failure`].
 macro_rules! say {
     ($out:expr, $($arg:tt)*) => {

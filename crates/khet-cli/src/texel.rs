@@ -7,17 +7,43 @@
 //! One command makes it all again: `khet-engine texel --games N --depth D --threads T` (the
 //! games, their openings and the fit are seeded, and each game is played from a cleared search
 //! whichever thread plays it, so the same games and depth print the same weights for any T).
+//! `texel --records DIR` labels the games a match kept instead (`match --records DIR`): games
+//! played at a match's time a move search far deeper than self-play at a fixed depth can
+//! afford, and a fit to shallow games teaches what a shallow search cannot defend.
 //! A result is a candidate; it is kept only after it passes a sequential test against the
 //! weights before it (`match --sprt`).
 
-use crate::matches::opening;
+use crate::files::read_bounded;
+use crate::matches::{finished, opening};
 use crate::out::{Failure, Out, say};
 use khet_engine::eval::{FEATURES, WEIGHTS, capture_gain, features};
-use khet_engine::{Color, GameResult, Limits, Position, Searcher};
+use khet_engine::record::MAX_RECORD_BYTES;
+use khet_engine::{Color, Game, GameResult, Limits, Position, Record, Searcher};
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 /// A game still going after this many plies is drawn.
 const MAX_PLIES: usize = 200;
+
+/// The seeded random plies a self-play game starts with, and the plies of a kept record that
+/// are not labelled: a match's seeded opening plies (4 by default, `--opening-plies`) are
+/// random moves, not play.
+const OPENING_PLIES: usize = 8;
+
+/// Where the labelled positions come from.
+pub enum Source {
+    /// Seeded games between two searches of this depth, shared among the threads.
+    SelfPlay {
+        /// How many games.
+        games: u32,
+        /// Their search depth.
+        depth: u32,
+        /// Games played at once.
+        threads: usize,
+    },
+    /// The game records (`*.ron`) in these folders, as `match --records` keeps them.
+    Records(Vec<PathBuf>),
+}
 
 /// One labelled position: its features from the side to move's view, and that side's result
 /// (1 a win, ½ a draw, 0 a loss).
@@ -79,7 +105,14 @@ fn quiet(p: &Position) -> bool {
 
 /// Game `g` of the self-play: its labelled positions, and whether it was decided.
 fn play_game(g: u32, depth: u32, searcher: &mut Searcher) -> Result<(Vec<Sample>, bool), String> {
-    let (_, mut game) = opening(g, 8)?;
+    let (game, start) = self_play(g, depth, searcher)?;
+    let silver = silver_score(game.result());
+    Ok((label(&game, start, silver), silver != 0.5))
+}
+
+/// Game `g` of the self-play, played from its seeded opening, and the ply it was played from.
+fn self_play(g: u32, depth: u32, searcher: &mut Searcher) -> Result<(Game, usize), String> {
+    let (_, mut game) = opening(g, OPENING_PLIES)?;
     let start = game.turns().len();
     searcher.clear();
     while !game.is_over() && game.turns().len() < MAX_PLIES && !game.can_claim_draw() {
@@ -91,30 +124,93 @@ fn play_game(g: u32, depth: u32, searcher: &mut Searcher) -> Result<(Vec<Sample>
         };
         game.play(mv).map_err(|e| e.to_string())?;
     }
-    let silver = match game.result() {
+    Ok((game, start))
+}
+
+/// Silver's score in a game that ended with `result` (none: drawn by a limit or repetition).
+fn silver_score(result: Option<GameResult>) -> f64 {
+    match result {
         Some(GameResult::Win {
             winner: Color::Silver,
             ..
         }) => 1.0,
         Some(GameResult::Win { .. }) => 0.0,
         _ => 0.5,
-    };
-    let mut samples = Vec::new();
-    for p in &game.positions()[start..game.positions().len() - 1] {
-        if !quiet(p) {
-            continue;
-        }
-        let result = if p.side_to_move() == Color::Silver {
-            silver
-        } else {
-            1.0 - silver
-        };
-        samples.push(Sample {
-            features: features(p),
-            result,
-        });
     }
-    Ok((samples, silver != 0.5))
+}
+
+/// The quiet positions of `game` from ply `start` on, but for the last, each labelled with
+/// the side to move's share of `silver`, Silver's score.
+fn label(game: &Game, start: usize, silver: f64) -> Vec<Sample> {
+    let positions = game.positions();
+    let end = positions.len().saturating_sub(1);
+    positions[start.min(end)..end]
+        .iter()
+        .filter(|p| quiet(p))
+        .map(|p| Sample {
+            features: features(p),
+            result: if p.side_to_move() == Color::Silver {
+                silver
+            } else {
+                1.0 - silver
+            },
+        })
+        .collect()
+}
+
+/// The labelled positions of every record (`*.ron`, in name order) in `dirs`, with the
+/// number of games labelled and of those decided. A record that cannot be read or replayed is
+/// reported and skipped, as is one that stops before the game ended: a record without a result
+/// counts as drawn only where a match would have drawn it (its move limit, its plies without
+/// a capture, or a repetition).
+fn read_records(
+    dirs: &[PathBuf],
+    out: &mut Out<impl Write>,
+) -> Result<(Vec<Sample>, u32, u32), Failure> {
+    let mut files = Vec::new();
+    for dir in dirs {
+        let listing = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for entry in listing {
+            let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
+            if path.extension().is_some_and(|e| e == "ron") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let (mut samples, mut games, mut decisive, mut skipped) = (Vec::new(), 0, 0, 0);
+    for path in &files {
+        match read_record(path) {
+            Ok((game, silver)) => {
+                samples.extend(label(&game, OPENING_PLIES, silver));
+                games += 1;
+                decisive += u32::from(silver != 0.5);
+            }
+            Err(reason) => {
+                say!(out, "skipped {reason}");
+                skipped += 1;
+            }
+        }
+    }
+    if skipped > 0 {
+        say!(out, "{skipped} of {} records skipped", files.len());
+    }
+    Ok((samples, games, decisive))
+}
+
+/// A record's game and Silver's score in it, or why it cannot be labelled.
+fn read_record(path: &Path) -> Result<(Game, f64), String> {
+    let file = path.display().to_string();
+    let bytes = read_bounded(path, MAX_RECORD_BYTES).map_err(|e| format!("{file}: {e}"))?;
+    let src = khet_engine::text::decode(&bytes, MAX_RECORD_BYTES, "a game record")
+        .map_err(|e| format!("{file}: {e}"))?;
+    let record = Record::from_ron(src, &file).map_err(|e| e.to_string())?;
+    let game = record.replay(src, &file).map_err(|e| e.to_string())?;
+    let result = record.result.or(game.result());
+    if result.is_none() && !finished(&game) {
+        return Err(format!("{file}: the game had not ended"));
+    }
+    Ok((game, silver_score(result)))
 }
 
 fn dot(w: &[i32; FEATURES], f: &[i32; FEATURES]) -> f64 {
@@ -178,13 +274,21 @@ fn tune(samples: &[Sample], start: [i32; FEATURES], k: f64) -> [i32; FEATURES] {
 
 /// Plays the games, fits the scale with today's weights, tunes, and prints the weights found
 /// with the error before and after, on the games' positions and on a held-out tenth.
-pub fn run(
-    games: u32,
-    depth: u32,
-    threads: usize,
-    out: &mut Out<impl Write>,
-) -> Result<(), Failure> {
-    let (samples, decisive) = play_games(games, depth, threads)?;
+pub fn run(source: Source, out: &mut Out<impl Write>) -> Result<(), Failure> {
+    let (samples, games, decisive, origin) = match source {
+        Source::SelfPlay {
+            games,
+            depth,
+            threads,
+        } => {
+            let (samples, decisive) = play_games(games, depth, threads)?;
+            (samples, games, decisive, format!("at depth {depth}"))
+        }
+        Source::Records(dirs) => {
+            let (samples, games, decisive) = read_records(&dirs, out)?;
+            (samples, games, decisive, "kept".to_string())
+        }
+    };
     if samples.len() < 100 {
         return Err(format!("only {} positions: play more games", samples.len()).into());
     }
@@ -200,7 +304,7 @@ pub fn run(
     let tuned = tune(&train, today, k);
     say!(
         out,
-        "{} positions from {games} games at depth {depth} ({decisive} decided, the rest drawn; {} positions held out), scale k = {k:.3}",
+        "{} positions from {games} games {origin} ({decisive} decided, the rest drawn; {} positions held out), scale k = {k:.3}",
         train.len(),
         held.len()
     );
@@ -209,7 +313,7 @@ pub fn run(
         // nothing matters.
         say!(
             out,
-            "warning: only {decisive} of {games} games were decided; the weights below are not to be trusted (play deeper games)"
+            "warning: only {decisive} of {games} games were decided; the weights below are not to be trusted"
         );
     }
     say!(
@@ -257,6 +361,49 @@ mod tests {
             s.iter().map(|x| (x.features, x.result.to_bits())).collect()
         };
         assert_eq!(pairs(&one), pairs(&three));
+    }
+
+    #[test]
+    fn a_kept_record_is_labelled_as_its_game_and_bad_records_are_skipped_with_the_reason() {
+        let dir = std::env::temp_dir().join(format!("khet-texel-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut searcher = Searcher::new(1 << 12);
+        let mut expected = Vec::new();
+        let mut decided = 0;
+        for g in 0..3 {
+            let (game, start) = self_play(g, 1, &mut searcher).unwrap();
+            assert_eq!(start, OPENING_PLIES);
+            let record = Record::from_game(&game, "classic").to_ron();
+            std::fs::write(dir.join(format!("game-{g}.ron")), record).unwrap();
+            let silver = silver_score(game.result());
+            decided += u32::from(silver != 0.5);
+            expected.extend(label(&game, start, silver));
+        }
+        // A record cut short (no result, no limit reached) and one that is not a record.
+        let (game, _) = self_play(0, 1, &mut searcher).unwrap();
+        let mut cut = Record::from_game(&game, "classic");
+        cut.moves.truncate(20);
+        cut.result = None;
+        std::fs::write(dir.join("game-cut.ron"), cut.to_ron()).unwrap();
+        std::fs::write(dir.join("notes.ron"), b"\xef\xbb\xbfRecord(setup: 3").unwrap();
+        std::fs::write(dir.join("readme.txt"), "not a record").unwrap();
+
+        let mut out = Out::memory();
+        let (samples, games, decisive) = read_records(std::slice::from_ref(&dir), &mut out).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let text = out.text();
+        assert_eq!((games, decisive), (3, decided), "{text}");
+        let pairs = |s: &[Sample]| -> Vec<([i32; FEATURES], u64)> {
+            s.iter().map(|x| (x.features, x.result.to_bits())).collect()
+        };
+        assert!(!expected.is_empty());
+        assert_eq!(pairs(&samples), pairs(&expected));
+        assert!(
+            text.contains("game-cut.ron: the game had not ended"),
+            "{text}"
+        );
+        assert!(text.contains("notes.ron:1"), "{text}");
+        assert!(text.contains("2 of 5 records skipped"), "{text}");
     }
 
     #[test]
