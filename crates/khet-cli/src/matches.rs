@@ -154,9 +154,9 @@ impl Contender {
 /// (with the fading of quiet positions), `-nolmr` (without late-move reductions), `-nonull`
 /// (without null moves), `-noasp` (without aspiration windows),
 /// `-limits` (knowing the match's draw limits), `-notss` (without the threat-space search),
-/// `-cN` (a contempt of N centipawns),
-/// `-wNAME=VALUE` (an evaluation weight, named as in `eval::Weights`, set), `-xN` (N times the
-/// match's time a move), then `@N` (on N threads); or `engine:COMMAND`.
+/// `-cN` (a contempt of N centipawns), `-wNAME=VALUE` (an evaluation weight, named as in
+/// `eval::Weights`, set; it may be negative, and the suffix may be given for several weights),
+/// `-xN` (N times the match's time a move), then `@N` (on N threads); or `engine:COMMAND`.
 impl std::str::FromStr for Contender {
     type Err = String;
     fn from_str(s: &str) -> Result<Contender, String> {
@@ -211,17 +211,18 @@ impl std::str::FromStr for Contender {
                 name = rest;
                 continue 'strip;
             }
-            if let Some((rest, last)) = name.rsplit_once('-')
-                && let Some((weight, value)) =
-                    last.strip_prefix('w').and_then(|w| w.split_once('='))
+            // Split at `-w`, not at the last `-`: a weight may be negative (`-wreach=-30`), as
+            // `texel` can print it.
+            if let Some((rest, last)) = name.rsplit_once("-w")
+                && let Some((weight, value)) = last.split_once('=')
             {
                 let value = value
                     .parse::<i32>()
                     .ok()
-                    .filter(|v| (0..=10_000).contains(v))
+                    .filter(|v| (-10_000..=10_000).contains(v))
                     .ok_or_else(|| {
                         format!(
-                            "'{}' is not a weight (0 to 10000)",
+                            "'{}' is not a weight (-10000 to 10000)",
                             khet_engine::text::quote(value)
                         )
                     })?;
@@ -1292,6 +1293,16 @@ mod tests {
         let mut rest = searcher.weights;
         rest.capture_reach = Weights::default().capture_reach;
         assert_eq!(rest, Weights::default(), "the other weights are left");
+        // Negative weights, as `texel` may print them, and several weights at once.
+        let Ok(Contender::Level { switches, .. }) =
+            "master-wcapture_reach=-113-wanubis=16-c20".parse()
+        else {
+            panic!("a level");
+        };
+        switches.apply(&mut searcher);
+        assert_eq!(searcher.weights.capture_reach, -113);
+        assert_eq!(searcher.weights.anubis, 16);
+        assert_eq!(searcher.contempt, 20);
         let contender: Contender = "master-wreach=40".parse().unwrap();
         assert!(
             contender.name().contains("(reach 40)"),
@@ -1302,6 +1313,8 @@ mod tests {
             ("master-wnosuch=3", "no weight is called 'nosuch'"),
             ("master-wreach=x", "'x' is not a weight"),
             ("master-wreach=99999", "is not a weight"),
+            ("master-wreach=-99999", "is not a weight"),
+            ("master-wreach=3-5", "'3-5' is not a weight"),
         ] {
             let err = bad.parse::<Contender>().unwrap_err();
             assert!(err.contains(says), "{bad}: {err}");
