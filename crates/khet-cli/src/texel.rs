@@ -330,10 +330,27 @@ pub fn run(source: Source, out: &mut Out<impl Write>) -> Result<(), Failure> {
         loss(&train, &tuned, k),
         loss(&held, &tuned, k)
     );
+    // What each change does for the games held out, alone: the tuned set with that one
+    // weight put back. A change the held-out games do not confirm is fitted noise (the
+    // weights are correlated, so the changes are not independent; it is a guide).
+    let tuned_held = loss(&held, &tuned, k);
     let mut names = WEIGHTS;
     let fields = names.fields_mut();
     for (i, (name, _)) in fields.iter().enumerate() {
-        say!(out, "{name}: {} -> {}", today[i], tuned[i]);
+        if tuned[i] == today[i] {
+            say!(out, "{name}: {}", today[i]);
+            continue;
+        }
+        let mut back = tuned;
+        back[i] = today[i];
+        let worth = loss(&held, &back, k) - tuned_held;
+        say!(
+            out,
+            "{name}: {} -> {} (held-out error {:+.5} if put back)",
+            today[i],
+            tuned[i],
+            worth
+        );
     }
     Ok(())
 }
