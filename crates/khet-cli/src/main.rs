@@ -179,6 +179,10 @@ enum Command {
         /// playing games; may be given more than once
         #[arg(long, conflicts_with_all = ["games", "depth", "threads"])]
         records: Vec<PathBuf>,
+        /// Tune only these weights (named as in `eval::Weights`, comma-separated); the others
+        /// stay as they are
+        #[arg(long, value_delimiter = ',')]
+        only: Vec<String>,
     },
     /// Self-play: each evaluation weight at x0.5 and x1.5 against the defaults
     Tune {
@@ -348,7 +352,9 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             depth,
             threads,
             records,
+            only,
         } => {
+            let free = texel::free_weights(&only).map_err(Failure::Input)?;
             let source = if records.is_empty() {
                 texel::Source::SelfPlay {
                     games,
@@ -358,7 +364,7 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             } else {
                 texel::Source::Records(records)
             };
-            texel::run(source, out)
+            texel::run(source, free, out)
         }
         Command::Replay {
             file,

@@ -253,15 +253,20 @@ fn fit_k(samples: &[Sample], w: &[i32; FEATURES]) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// Texel's local search: each weight but the Pyramid (the unit) moved by a step while that
-/// lowers the error, the steps halved from 16 down to 1.
-fn tune(samples: &[Sample], start: [i32; FEATURES], k: f64) -> [i32; FEATURES] {
+/// Texel's local search: each `free` weight moved by a step while that lowers the error, the
+/// steps halved from 16 down to 1.
+fn tune(
+    samples: &[Sample],
+    start: [i32; FEATURES],
+    free: [bool; FEATURES],
+    k: f64,
+) -> [i32; FEATURES] {
     let mut best = start;
     let mut best_loss = loss(samples, &best, k);
     for step in [16, 8, 4, 2, 1] {
         loop {
             let mut improved = false;
-            for i in 1..FEATURES {
+            for i in (0..FEATURES).filter(|&i| free[i]) {
                 for delta in [step, -step] {
                     let mut trial = best;
                     trial[i] += delta;
@@ -280,10 +285,39 @@ fn tune(samples: &[Sample], start: [i32; FEATURES], k: f64) -> [i32; FEATURES] {
     best
 }
 
-/// Plays the games, fits the scale with today's weights, tunes, and prints the weights found
-/// with the error before and after, on the games' positions and on a held-out tenth of the
-/// games.
-pub fn run(source: Source, out: &mut Out<impl Write>) -> Result<(), Failure> {
+/// Which weights the named ones are (all but the Pyramid, the unit, when none are named).
+pub fn free_weights(names: &[String]) -> Result<[bool; FEATURES], String> {
+    let mut weights = WEIGHTS;
+    let fields = weights.fields_mut();
+    if names.is_empty() {
+        return Ok(std::array::from_fn(|i| i > 0));
+    }
+    let mut free = [false; FEATURES];
+    for name in names {
+        match fields.iter().position(|(n, _)| n == name) {
+            Some(0) => return Err("the pyramid is the unit: its weight stays 100".into()),
+            Some(i) => free[i] = true,
+            None => {
+                let all: Vec<&str> = fields.iter().map(|(n, _)| *n).collect();
+                return Err(format!(
+                    "no weight is called '{}' (the weights: {})",
+                    khet_engine::text::quote(name),
+                    all.join(", ")
+                ));
+            }
+        }
+    }
+    Ok(free)
+}
+
+/// Gathers the positions, fits the scale with today's weights, tunes the `free` ones, and
+/// prints the weights found with the error before and after, on the games' positions and on a
+/// held-out tenth of the games.
+pub fn run(
+    source: Source,
+    free: [bool; FEATURES],
+    out: &mut Out<impl Write>,
+) -> Result<(), Failure> {
     let (samples, games, decisive, origin) = match source {
         Source::SelfPlay {
             games,
@@ -307,7 +341,7 @@ pub fn run(source: Source, out: &mut Out<impl Write>) -> Result<(), Failure> {
         samples.into_iter().partition(|s| s.game % 10 == 9);
     let today = WEIGHTS.to_array();
     let k = fit_k(&train, &today);
-    let tuned = tune(&train, today, k);
+    let tuned = tune(&train, today, free, k);
     say!(
         out,
         "{} positions from {games} games {origin} ({decisive} decided, the rest drawn; {} positions held out), scale k = {k:.3}",
@@ -444,14 +478,15 @@ mod tests {
 
     #[test]
     fn the_fit_finds_the_weights_that_made_the_results() {
-        // Results drawn from a known logistic of two features: the search recovers its weights.
+        // Results drawn from a known logistic of three features: the search recovers their
+        // weights, and moves only the weights it is let move.
         let mut truth = [0; FEATURES];
-        truth[..2].copy_from_slice(&[100, 60]);
+        truth[..3].copy_from_slice(&[100, 60, 40]);
         let mut rng = khet_engine::Rng::new(7);
         let samples: Vec<Sample> = (0..4000)
             .map(|_| {
                 let f: [i32; FEATURES] = std::array::from_fn(|i| {
-                    if i < 2 {
+                    if i < 3 {
                         (rng.next_u64() % 7) as i32 - 3
                     } else {
                         0
@@ -468,9 +503,33 @@ mod tests {
         let k = fit_k(&samples, &truth);
         assert!((k - 1.0).abs() < 0.01, "{k}");
         let mut start = [0; FEATURES];
-        start[..2].copy_from_slice(&[100, 20]);
-        let found = tune(&samples, start, k);
+        start[..3].copy_from_slice(&[100, 20, 90]);
+        let found = tune(&samples, start, free_weights(&[]).unwrap(), k);
         assert!((found[1] - 60).abs() <= 1, "{found:?}");
+        assert!((found[2] - 40).abs() <= 1, "{found:?}");
         assert!(loss(&samples, &found, k) < 1e-6);
+        let anubis = free_weights(&["anubis".to_string()]).unwrap();
+        let found = tune(&samples, start, anubis, k);
+        assert_ne!(found[1], 20, "{found:?}");
+        assert_eq!(found[2], 90, "{found:?}");
+        assert_eq!(found[0], 100, "{found:?}");
+    }
+
+    #[test]
+    fn only_named_weights_other_than_the_pyramid_can_be_tuned() {
+        let free = free_weights(&["reach".into(), "capture_reach".into()]).unwrap();
+        assert_eq!(free.iter().filter(|&&f| f).count(), 2);
+        assert!(free_weights(&[]).unwrap()[1..].iter().all(|&f| f));
+        assert!(!free_weights(&[]).unwrap()[0]);
+        assert!(
+            free_weights(&["pyramid".into()])
+                .unwrap_err()
+                .contains("unit")
+        );
+        let err = free_weights(&["reech".into()]).unwrap_err();
+        assert!(
+            err.contains("no weight is called 'reech'") && err.contains("reach"),
+            "{err}"
+        );
     }
 }
