@@ -333,7 +333,11 @@ pub fn run(
         }
     };
     if samples.len() < 100 {
-        return Err(format!("only {} positions: play more games", samples.len()).into());
+        return Err(format!(
+            "only {} positions from {games} games: more games are needed",
+            samples.len()
+        )
+        .into());
     }
     // Every tenth game is held out, to see the fit generalise to games it has not seen (a
     // game's positions are alike: holding out single positions would flatter the fit).
