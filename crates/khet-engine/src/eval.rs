@@ -43,11 +43,6 @@ pub struct Weights {
     /// one move cannot meet, so the side ahead is paid for building one. 0 (off) until its
     /// sequential test from the setups passes (see the README).
     pub pharaoh_sides: i32,
-    /// Each own mirror (Pyramid, Scarab or Djed) within two kings' steps of the enemy Pharaoh:
-    /// the pieces that can turn a beam into it. The one term that predicted kept games better
-    /// than today's weights when cross-validated (`texel --records`, see the README). 0 (off)
-    /// until its sequential test from the setups passes.
-    pub mirrors_near_pharaoh: i32,
 }
 
 /// The material lead (centipawns) from which a side's [`Weights::reach`] counts: level
@@ -55,7 +50,7 @@ pub struct Weights {
 pub const REACH_LEAD: i32 = 150;
 
 /// How many weights (and features) the evaluation has.
-pub const FEATURES: usize = 12;
+pub const FEATURES: usize = 11;
 
 impl Weights {
     /// The weights times the features: the evaluation of a position with features `f`.
@@ -77,7 +72,6 @@ impl Weights {
             self.reach,
             self.capture_reach,
             self.pharaoh_sides,
-            self.mirrors_near_pharaoh,
         ]
     }
 
@@ -95,7 +89,6 @@ impl Weights {
             ("reach", &mut self.reach),
             ("capture_reach", &mut self.capture_reach),
             ("pharaoh_sides", &mut self.pharaoh_sides),
-            ("mirrors_near_pharaoh", &mut self.mirrors_near_pharaoh),
         ]
     }
 }
@@ -119,7 +112,6 @@ pub const WEIGHTS: Weights = Weights {
     reach: 20,
     capture_reach: 20,
     pharaoh_sides: 0,
-    mirrors_near_pharaoh: 0,
 };
 
 /// The value of losing this piece (one obelisk of a stack).
@@ -164,9 +156,8 @@ pub fn capture_gain(before: &Position, mv: crate::Move, hits: Hits, mover: Color
     gain
 }
 
-/// For each square, the bits of the squares at most `steps` kings' steps from it (the square
-/// itself included).
-const fn within(steps: i32) -> [u128; 80] {
+/// For each square, the bits of the squares next to it (the square itself included).
+static NEIGHBOURHOOD: [u128; 80] = {
     let mut t = [0u128; 80];
     let mut i = 0;
     while i < 80 {
@@ -174,7 +165,7 @@ const fn within(steps: i32) -> [u128; 80] {
         let mut j: usize = 0;
         while j < 80 {
             let (g, q) = ((j % 10) as i32, (j / 10) as i32);
-            if (f - g).abs() <= steps && (r - q).abs() <= steps {
+            if (f - g).abs() <= 1 && (r - q).abs() <= 1 {
                 t[i] |= 1u128 << j;
             }
             j += 1;
@@ -182,13 +173,7 @@ const fn within(steps: i32) -> [u128; 80] {
         i += 1;
     }
     t
-}
-
-/// For each square, the bits of the squares next to it (the square itself included).
-static NEIGHBOURHOOD: [u128; 80] = within(1);
-
-/// For each square, the bits of the squares within two kings' steps of it.
-static TWO_STEPS: [u128; 80] = within(2);
+};
 
 /// The position's worth to the side to move, with the default weights.
 pub fn evaluate(p: &Position) -> i32 {
@@ -212,23 +197,17 @@ pub fn features(p: &Position) -> [i32; FEATURES] {
 fn features_with(p: &Position, sides: bool) -> [i32; FEATURES] {
     let us = p.side_to_move();
     // Per side: pyramids, anubis, obelisks, guards, forwardness, beam near the enemy Pharaoh,
-    // enemy pieces the beam hits, (when well ahead) reach, capture reach and the enemy
-    // Pharaoh's sides reached, and mirrors near the enemy Pharaoh.
-    let mut side = [[0i32; 11]; 2];
+    // enemy pieces the beam hits, and (when well ahead) reach, capture reach and the enemy
+    // Pharaoh's sides reached.
+    let mut side = [[0i32; 10]; 2];
     let mut pharaoh = [None::<Square>; 2];
     let mut own = [0u128; 2];
-    let mut mirrors = [0u128; 2];
     for (sq, piece) in p.pieces() {
         let c = piece.color().index();
-        let bit = 1u128 << sq.index();
-        own[c] |= bit;
+        own[c] |= 1u128 << sq.index();
         let height = piece.height() as i32;
         match piece.kind() {
-            Kind::Pyramid => {
-                side[c][0] += height;
-                mirrors[c] |= bit;
-            }
-            Kind::Scarab | Kind::Djed => mirrors[c] |= bit,
+            Kind::Pyramid => side[c][0] += height,
             Kind::Anubis => side[c][1] += height,
             Kind::Obelisk => side[c][2] += height,
             Kind::Pharaoh => pharaoh[c] = Some(sq),
@@ -253,7 +232,6 @@ fn features_with(p: &Position, sides: bool) -> [i32; FEATURES] {
         let enemy = color.other();
         if let Some(eph) = pharaoh[enemy.index()] {
             side[c][5] = (lit & NEIGHBOURHOOD[eph.index()]).count_ones() as i32;
-            side[c][10] = (mirrors[c] & TWO_STEPS[eph.index()]).count_ones() as i32;
         }
         side[c][6] = (hits
             .squares()
@@ -262,7 +240,7 @@ fn features_with(p: &Position, sides: bool) -> [i32; FEATURES] {
             + usize::from(hits.pharaoh_hit(enemy))) as i32;
     }
     let worth =
-        |s: &[i32; 11]| s[0] * WEIGHTS.pyramid + s[1] * WEIGHTS.anubis + s[2] * WEIGHTS.obelisk;
+        |s: &[i32; 10]| s[0] * WEIGHTS.pyramid + s[1] * WEIGHTS.anubis + s[2] * WEIGHTS.obelisk;
     let lead = worth(&side[0]) - worth(&side[1]);
     for color in Color::ALL {
         let ahead = if color == Color::Silver { lead } else { -lead };
@@ -289,7 +267,6 @@ fn features_with(p: &Position, sides: bool) -> [i32; FEATURES] {
         a[7] - b[7],
         a[8] - b[8],
         a[9] - b[9],
-        a[10] - b[10],
     ]
 }
 
@@ -308,27 +285,6 @@ mod tests {
                 p.play(mv);
             }
         }
-    }
-
-    #[test]
-    fn mirrors_within_two_steps_of_the_enemy_pharaoh_are_counted() {
-        let mut names = WEIGHTS;
-        let names = names.fields_mut().map(|(name, _)| name);
-        let near = names
-            .iter()
-            .position(|&n| n == "mirrors_near_pharaoh")
-            .unwrap();
-        // Red's Pharaoh on e8: Silver's Pyramid on e6 and Scarab on g7 are two steps from it,
-        // its Pyramid on h6 three. Silver's Pharaoh on e1: Red's Pyramid on d2 is next to it,
-        // its Anubis on f2 is no mirror.
-        let p: Position = "x33k5/6S13/4P12P22////3p21a14/4K4X1 0".parse().unwrap();
-        assert_eq!(features(&p)[near], 2 - 1, "{p}");
-        assert_eq!(features(&p.mirrored())[near], 2 - 1);
-        let mut red = p;
-        red.set_side_to_move(Color::Red);
-        assert_eq!(features(&red)[near], 1 - 2);
-        // Off by default: the evaluation does not change.
-        assert_eq!(WEIGHTS.mirrors_near_pharaoh, 0);
     }
 
     #[test]
