@@ -15,12 +15,11 @@
 //! A result is a candidate; it is kept only after it passes a sequential test against the
 //! weights before it (`match --sprt`).
 
-use crate::files::read_bounded;
+use crate::files::load_record;
 use crate::matches::{finished, opening};
 use crate::out::{Failure, Out, say};
 use khet_engine::eval::{FEATURES, WEIGHTS, capture_gain, features};
-use khet_engine::record::MAX_RECORD_BYTES;
-use khet_engine::{Color, Game, GameResult, Limits, Position, Record, Searcher};
+use khet_engine::{Color, Game, GameResult, Limits, Position, Searcher};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -220,19 +219,15 @@ fn path_number(path: &Path) -> u32 {
         })
 }
 
-/// A record's game and Silver's score in it, or why it cannot be labelled.
+/// A record's game and Silver's score in it, or why it cannot be labelled. Replaying a record
+/// gives its game the recorded result (a resignation, say), so the game's result is the one.
 fn read_record(path: &Path) -> Result<(Game, f64), String> {
-    let file = path.display().to_string();
-    let bytes = read_bounded(path, MAX_RECORD_BYTES).map_err(|e| format!("{file}: {e}"))?;
-    let src = khet_engine::text::decode(&bytes, MAX_RECORD_BYTES, "a game record")
-        .map_err(|e| format!("{file}: {e}"))?;
-    let record = Record::from_ron(src, &file).map_err(|e| e.to_string())?;
-    let game = record.replay(src, &file).map_err(|e| e.to_string())?;
-    let result = record.result.or(game.result());
-    if result.is_none() && !finished(&game) {
-        return Err(format!("{file}: the game had not ended"));
+    let game = load_record(path).map_err(|e| e.to_string())?;
+    if game.result().is_none() && !finished(&game) {
+        return Err(format!("{}: the game had not ended", path.display()));
     }
-    Ok((game, silver_score(result)))
+    let silver = silver_score(game.result());
+    Ok((game, silver))
 }
 
 fn dot(w: &[i32; FEATURES], f: &[i32; FEATURES]) -> f64 {
@@ -301,11 +296,11 @@ fn tune(
 
 /// Which weights the named ones are (all but the Pyramid, the unit, when none are named).
 pub fn free_weights(names: &[String]) -> Result<[bool; FEATURES], String> {
-    let mut weights = WEIGHTS;
-    let fields = weights.fields_mut();
     if names.is_empty() {
         return Ok(std::array::from_fn(|i| i > 0));
     }
+    let mut weights = WEIGHTS;
+    let fields = weights.fields_mut();
     let mut free = [false; FEATURES];
     for name in names {
         match fields.iter().position(|(n, _)| n == name) {
@@ -449,6 +444,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use khet_engine::Record;
 
     #[test]
     fn only_positions_where_no_move_wins_material_are_quiet() {
