@@ -66,7 +66,8 @@ struct Inner {
     /// a node that dies stops counting as its players' presence.
     remote_followers: Mutex<HashMap<String, Vec<(String, Option<Color>)>>>,
     next_room: AtomicU64,
-    /// Loading a room from the store happens once at a time, so no game gets two rooms.
+    /// Loading a room from the store, or creating a game, happens once at a time, so no game
+    /// gets two rooms.
     loading: tokio::sync::Mutex<()>,
     /// Pairing happens once at a time, so two seekers do not both take one game.
     pairing: tokio::sync::Mutex<()>,
@@ -156,7 +157,7 @@ impl Hub {
         };
         let mut taken = 0;
         for code in &codes {
-            if !self.is_local(code) && self.take_up(code).await?.is_some() {
+            if self.take_up(code).await? {
                 taken += 1;
             }
         }
@@ -193,16 +194,17 @@ impl Hub {
         }
     }
 
-    /// Takes the lease of game `code` and runs its room here, if no other node holds it (a
-    /// proxy of it here ends when the room's `moved` reaches it).
-    async fn take_up(&self, code: &str) -> Result<Option<mpsc::Sender<Command>>, StoreError> {
+    /// Takes the lease of game `code` and runs its room here, unless it runs here already or
+    /// another node holds it (a proxy of it here ends when the room's `moved` reaches it).
+    /// Whether it did.
+    async fn take_up(&self, code: &str) -> Result<bool, StoreError> {
         let _loading = self.inner.loading.lock().await;
         if self.is_local(code) {
-            return Ok(self.live(code));
+            return Ok(false);
         }
         match self.inner.store.game(code).await? {
-            Some(row) => self.load(row).await,
-            None => Ok(None),
+            Some(row) => Ok(self.load(row).await?.is_some()),
+            None => Ok(false),
         }
     }
 
@@ -621,6 +623,10 @@ impl Hub {
                 until_ms: self.lease_until(),
             },
         };
+        // From its insert to its room a new game is a stored game not over without a live room,
+        // which a node looking for games to take up (its own included: a restarted node takes
+        // its games back) would load into a second room; so both happen as one load does.
+        let _loading = self.inner.loading.lock().await;
         // A code already taken makes the insert fail; draw again (rare: about 40 bits).
         let mut tries = 0;
         loop {

@@ -236,3 +236,17 @@ fn a_node_restarted_under_its_name_takes_its_games_back_at_once() {
     red.play("f8f7");
     silver.until("Red's move", |c| c.plies() == 2);
 }
+
+#[test]
+fn a_game_created_while_its_node_looks_for_games_to_take_up_is_run_once() {
+    // With a lease of 1 s the node looks for games without a live room three times a second.
+    // A game it is creating is one of them for a moment; taken up then, it would run in two
+    // rooms, and the creator, following the first, would never see the joiner's start.
+    let db = Db::new(Backend::Postgres, "creating");
+    let a = node_with(&db, "a", "1", &["--connects-per-minute", "1000"]);
+    for _ in 0..40 {
+        let (mut silver, mut red, _code) = common::pair(&a.url, common::casual());
+        silver.play("e1e2");
+        red.until("the move", |c| c.plies() == 1);
+    }
+}
