@@ -637,7 +637,6 @@ impl Position {
         // hit[d]: enemy pieces a beam travelling `d` removes (or takes the top obelisk of).
         let mut hit = [0u128; 4];
         let mut capture = REACH_CAP;
-        let mut empty = 0u128;
         let mut enemy_pharaoh = 0u128;
         let mut movable = 0u128;
         let mut mirrors = 0u128;
@@ -645,13 +644,15 @@ impl Position {
         let mut swappable = 0u128;
         // turns[d][a]: squares whose piece turns a beam travelling `d` to travel `a`.
         let mut turns = [[0u128; 4]; 4];
-        for (i, &mb) in TO_MB.iter().enumerate() {
-            let byte = cells[mb as usize];
+        // Only the pieces are looked at (a dozen or two in an ending, of 80 squares).
+        let occupied = self.occupancy().0;
+        let empty = BOARD & !occupied;
+        let mut pieces = occupied;
+        while pieces != 0 {
+            let i = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            let byte = cells[TO_MB[i] as usize];
             let bit = 1u128 << i;
-            if byte == 0 {
-                empty |= bit;
-                continue;
-            }
             let kind = cell::kind(byte);
             let mine = cell::color(byte) == own;
             if kind == 0 && !mine {
