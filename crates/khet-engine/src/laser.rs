@@ -10,7 +10,7 @@ use crate::piece::cell::{self, OFF};
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
 use crate::rules::Edition;
-use crate::square::{Direction, MB_CELLS, MB_WIDTH, Square, TO_MB};
+use crate::square::{Direction, MB_CELLS, MB_WIDTH, SQUARES, Square, TO_MB};
 use std::fmt;
 
 // Beam actions; 0..4 are "continue in this direction".
@@ -136,6 +136,29 @@ fn dilate(set: u128) -> u128 {
     let v = (set | (set << 10) | (set >> 10)) & BOARD;
     v | ((v & !FILE_J) << 1) | ((v & !FILE_A) >> 1)
 }
+
+/// `RAYS[d][i]`: the squares after square `i` in direction `d`, to the board's edge.
+const RAYS: [[u128; SQUARES]; 4] = {
+    let mut rays = [[0u128; SQUARES]; 4];
+    let mut i = 0;
+    while i < SQUARES {
+        let (file, rank) = ((i % 10) as i32, (i / 10) as i32);
+        let mut d = 0;
+        while d < 4 {
+            // N, E, S, W as in `Direction`.
+            let (df, dr) = [(0, 1), (1, 0), (0, -1), (-1, 0)][d];
+            let (mut f, mut r) = (file + df, rank + dr);
+            while f >= 0 && f < 10 && r >= 0 && r < 8 {
+                rays[d][i] |= 1u128 << (r * 10 + f);
+                f += df;
+                r += dr;
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    rays
+};
 
 /// The squares of `set` and those after them in direction `d` through `empty` squares (a
 /// Kogge-Stone fill: doubling steps, no loop over squares).
@@ -565,20 +588,13 @@ impl Position {
             let hits = self.trace::<true>(color, &mut segments);
             let mut lit = 0u128;
             for seg in segments.iter() {
-                let mut sq = match seg.from {
-                    Some(from) => from.step(seg.dir),
-                    None => Some(seg.edge_entry()),
+                let d = seg.dir.index();
+                let to = seg.to.index();
+                // The squares past `from` up to `to`, or from the edge up to `to`.
+                lit |= match seg.from {
+                    Some(from) => RAYS[d][from.index()] & !RAYS[d][to],
+                    None => RAYS[seg.dir.opposite().index()][to] | 1u128 << to,
                 };
-                if seg.from == Some(seg.to) {
-                    continue;
-                }
-                while let Some(s) = sq {
-                    lit |= 1u128 << s.index();
-                    if s == seg.to {
-                        break;
-                    }
-                    sq = s.step(seg.dir);
-                }
             }
             (lit, hits)
         })
@@ -1113,6 +1129,32 @@ fn segment(from: usize, to: usize, dir: u8, end: SegmentEnd) -> Segment {
 mod tests {
     use super::*;
     use crate::moves::Move;
+
+    #[test]
+    fn the_beam_summary_lights_the_squares_the_shot_passes() {
+        // Every built-in setup (fixed lasers, Obelisks and Eyes among them) along a game.
+        for (name, setup) in crate::setup::catalogue() {
+            let mut p = setup.position;
+            for ply in 0..60 {
+                for color in Color::ALL {
+                    let shot = fire(&p, color);
+                    let walked = shot
+                        .squares()
+                        .iter()
+                        .fold(0u128, |b, s| b | 1u128 << s.index());
+                    assert_eq!(
+                        p.beam_summary(color),
+                        (walked, shot.impact()),
+                        "{name}: {p}"
+                    );
+                }
+                let moves = p.legal_moves();
+                if moves.is_empty() || p.play(moves[(ply * 7) % moves.len()]).is_game_over() {
+                    break;
+                }
+            }
+        }
+    }
 
     #[test]
     fn reach_counts_the_moves_a_plan_needs() {
