@@ -696,6 +696,18 @@ impl Position {
                 }
             }
         }
+        // The turns some piece makes, in the order of `turns` (a piece turns a beam to one side
+        // or the other, never back: at most 8 of the 16).
+        let mut turning = [(0usize, 0usize, 0u128); 16];
+        let mut turnings = 0;
+        for (d, turn) in turns.iter().enumerate() {
+            for (a, &mask) in turn.iter().enumerate() {
+                if mask != 0 {
+                    turning[turnings] = (d, a, mask);
+                    turnings += 1;
+                }
+            }
+        }
         let near1 = dilate(mirrors);
         let near2 = dilate(near1);
         // Where placing a mirror costs 1, 2 or 3 moves.
@@ -757,13 +769,11 @@ impl Position {
                     capture = cost as u8;
                 }
                 let mut changed = false;
-                for (d, turn) in turns.iter().enumerate() {
-                    for (a, &mask) in turn.iter().enumerate() {
-                        let new = entered[d] & mask & !lit[a];
-                        if new != 0 {
-                            lit[a] |= new;
-                            changed = true;
-                        }
+                for &(d, a, mask) in &turning[..turnings] {
+                    let new = entered[d] & mask & !lit[a];
+                    if new != 0 {
+                        lit[a] |= new;
+                        changed = true;
                     }
                 }
                 if !changed {
