@@ -168,7 +168,30 @@ impl Postgres {
             &dir,
         ));
         wait_for_port(pg.port, "PostgreSQL", &server_log);
+        pg.wait_until_ready(&server_log);
         pg
+    }
+
+    /// PostgreSQL listens before it accepts sessions ("the database system is starting up"),
+    /// the longer the busier the machine: `pg_isready` says when it does.
+    fn wait_until_ready(&self, log: &Path) {
+        let start = Instant::now();
+        loop {
+            let ready = self
+                .as_postgres("pg_isready")
+                .args(["-q", "-h", "127.0.0.1", "-p", &self.port.to_string()])
+                .status()
+                .is_ok_and(|s| s.success());
+            if ready {
+                return;
+            }
+            assert!(
+                start.elapsed() < super::PATIENCE,
+                "PostgreSQL did not accept sessions: {}",
+                std::fs::read_to_string(log).unwrap_or_default()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     /// A new, empty database: its URL.
