@@ -741,6 +741,11 @@ impl Position {
         }
         let mut found: Option<u8> = None;
         let mut dirs = 0u8;
+        // entered[d]: the squares the beam enters travelling `d`, from lit[d]. Only the
+        // directions whose lit squares grew (`dirty`) are run again: the others would give what
+        // they gave, and their turns were taken when they did.
+        let mut entered = [0u128; 4];
+        let mut dirty = 0b1111u8;
         for cost in 0..REACH_CAP as usize {
             if let Some(f) = found
                 && cost > f as usize + 1
@@ -748,13 +753,17 @@ impl Position {
                 break;
             }
             for d in 0..4 {
-                lit[d] |= more[cost][d];
+                if more[cost][d] & !lit[d] != 0 {
+                    lit[d] |= more[cost][d];
+                    dirty |= 1 << d;
+                }
             }
             // Close under the free steps: running on over empty squares, turning at mirrors.
-            let mut entered;
-            loop {
-                entered = [0u128; 4];
+            while dirty != 0 {
                 for d in 0..4 {
+                    if dirty & 1 << d == 0 {
+                        continue;
+                    }
                     lit[d] = run(lit[d], empty, d);
                     entered[d] = step(lit[d], d) | entry[d];
                     if entered[d] & enemy_pharaoh != 0 {
@@ -768,16 +777,17 @@ impl Position {
                 if capture == REACH_CAP && (0..4).any(|d| entered[d] & hit[d] != 0) {
                     capture = cost as u8;
                 }
-                let mut changed = false;
+                let ran = dirty;
+                dirty = 0;
                 for &(d, a, mask) in &turning[..turnings] {
+                    if ran & 1 << d == 0 {
+                        continue;
+                    }
                     let new = entered[d] & mask & !lit[a];
                     if new != 0 {
                         lit[a] |= new;
-                        changed = true;
+                        dirty |= 1 << a;
                     }
-                }
-                if !changed {
-                    break;
                 }
             }
             // What one, two or three moves more open from here.
