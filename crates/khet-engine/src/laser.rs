@@ -10,7 +10,7 @@ use crate::piece::cell::{self, OFF};
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
 use crate::rules::Edition;
-use crate::square::{Direction, MB_CELLS, MB_WIDTH, SQUARES, Square, TO_MB};
+use crate::square::{Direction, FILES, MB_CELLS, MB_WIDTH, RANKS, SQUARES, Square, TO_MB};
 use std::fmt;
 
 // Beam actions; 0..4 are "continue in this direction".
@@ -141,15 +141,15 @@ fn dilate(set: u128) -> u128 {
 const RAYS: [[u128; SQUARES]; 4] = {
     let mut rays = [[0u128; SQUARES]; 4];
     let mut i = 0;
+    let (files, ranks) = (FILES as i8, RANKS as i8);
     while i < SQUARES {
-        let (file, rank) = ((i % 10) as i32, (i / 10) as i32);
+        let (file, rank) = ((i % FILES as usize) as i8, (i / FILES as usize) as i8);
         let mut d = 0;
         while d < 4 {
-            // N, E, S, W as in `Direction`.
-            let (df, dr) = [(0, 1), (1, 0), (0, -1), (-1, 0)][d];
+            let (df, dr) = Direction::ALL[d].delta();
             let (mut f, mut r) = (file + df, rank + dr);
-            while f >= 0 && f < 10 && r >= 0 && r < 8 {
-                rays[d][i] |= 1u128 << (r * 10 + f);
+            while f >= 0 && f < files && r >= 0 && r < ranks {
+                rays[d][i] |= 1u128 << (r as i32 * files as i32 + f as i32);
                 f += df;
                 r += dr;
             }
