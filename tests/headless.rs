@@ -363,6 +363,35 @@ fn start(app: &mut App, players: [Player; 2]) {
     send(app, NewGameRequested(NewGameSpec::casual(setup, players)));
 }
 
+/// A game from Khet 1.0 Classic, whose start the opening book does not have: Master thinks
+/// there (from the Khet 2.0 starts it plays the book's move at once).
+fn start_unbooked(app: &mut App, players: [Player; 2]) {
+    let setup = khet_engine::Setup::builtin("khet1/classic").expect("built in");
+    assert!(
+        khet_engine::Book::builtin()
+            .probe(&setup.position)
+            .is_none()
+    );
+    send(app, NewGameRequested(NewGameSpec::casual(setup, players)));
+}
+
+#[test]
+fn master_plays_the_books_move_from_a_start_it_knows() {
+    let mut app = headless(0.0);
+    start(
+        &mut app,
+        [Player::Computer(khet_engine::Level::Master), Player::Person],
+    );
+    assert!(update_until(&mut app, |a| game(a).game.turns().len() == 1));
+    let start = khet_engine::Setup::builtin("khet2/classic")
+        .unwrap()
+        .position;
+    let entry = khet_engine::Book::builtin()
+        .probe(&start)
+        .expect("in the book");
+    assert_eq!(game(&app).game.turns()[0].mv, entry.mv);
+}
+
 #[test]
 fn the_computer_answers_a_person_without_blocking() {
     let mut app = headless(0.0);
@@ -436,7 +465,7 @@ fn computer_against_computer_plays_a_whole_game() {
 #[test]
 fn a_new_game_stops_the_computer_thinking() {
     let mut app = headless(0.0);
-    start(
+    start_unbooked(
         &mut app,
         [Player::Computer(khet_engine::Level::Master), Player::Person],
     );
@@ -816,7 +845,7 @@ fn the_computer_thinks_on_the_threads_the_settings_allow() {
     for setting in [0, 1, 2] {
         let mut app = headless(0.0);
         app.world_mut().resource_mut::<Settings>().computer_threads = setting;
-        start(
+        start_unbooked(
             &mut app,
             [Player::Computer(khet_engine::Level::Master), Player::Person],
         );

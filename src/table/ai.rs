@@ -14,7 +14,7 @@ use bevy::prelude::*;
 use bevy::tasks::futures::check_ready;
 use bevy::tasks::{AsyncComputeTaskPool, Task};
 use khet_engine::level::quick_score;
-use khet_engine::{Game, Level, Move, Position, Searcher};
+use khet_engine::{Book, Game, Level, Move, Position, Searcher};
 use khet_engine::{Mode, Player};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -167,6 +167,7 @@ fn start_thinking(
     time: Res<Time>,
     waker: Res<crate::frames::Waker>,
     settings: Res<crate::settings::Settings>,
+    mut book: Local<Option<Arc<Book>>>,
     mut commands: Commands,
 ) {
     let want_hint = hints.read().last().is_some();
@@ -190,6 +191,12 @@ fn start_thinking(
     // Master and Strong search on the threads the settings allow; the lower levels' fixed-depth
     // scoring is one thread's.
     searcher.threads = settings.search_threads();
+    // Master's timed search plays the opening book's move where it has one; the book is read
+    // (a few milliseconds) the first time the computer thinks.
+    searcher.book = Some(
+        book.get_or_insert_with(|| Arc::new(Book::builtin()))
+            .clone(),
+    );
     let threads = searcher.threads;
     // Taken before the searcher moves into the task: setting it ends the search at once.
     let stop = searcher.stop_flag();

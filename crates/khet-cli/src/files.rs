@@ -4,7 +4,7 @@
 use khet_engine::record::MAX_RECORD_BYTES;
 use khet_engine::setup::MAX_SETUP_BYTES;
 use khet_engine::{Game, Record, RecordError, Setup, SetupErrors};
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// At most `max + 1` bytes of a file: enough for the engine to see that it is too big.
@@ -55,4 +55,31 @@ pub fn find_setup(name: &str, dir: Option<&Path>) -> Result<Setup, String> {
         }
     }
     Setup::builtin(name).map_err(|e| e.to_string())
+}
+
+/// Writes `bytes` to `path` whole or not at all: a temporary file beside it, synced, renamed.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(bytes)?;
+    f.sync_all()?;
+    std::fs::rename(&tmp, path)
+}
+
+/// The game records (`*.ron`) in `dirs`, in name order.
+pub fn record_files(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for dir in dirs {
+        let listing = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for entry in listing {
+            let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
+            if path.extension().is_some_and(|e| e == "ron") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
 }

@@ -10,6 +10,7 @@ mod commands;
 mod files;
 mod matches;
 mod online;
+mod openings;
 mod out;
 mod protocol;
 mod puzzles;
@@ -129,7 +130,7 @@ enum Command {
     /// drawn at 200 plies, after 100 plies without a capture, or by repetition
     Match {
         /// A level (beginner, casual, strong, master), with the search's switches -norep,
-        /// -prog, -nolmr, -nonull, -noasp, -limits, -notss, -cN (contempt), -wNAME=VALUE (an
+        /// -prog, -nolmr, -nonull, -noasp, -limits, -notss, -nobook, -cN (contempt), -wNAME=VALUE (an
         /// evaluation weight) or -xN (N times the time a move), and @N for N threads; or
         /// engine:COMMAND
         #[arg(long, default_value = "master")]
@@ -183,6 +184,26 @@ enum Command {
         /// stay as they are
         #[arg(long, value_delimiter = ',')]
         only: Vec<String>,
+    },
+    /// Make or extend the opening book: search the first plies of kept games (`match
+    /// --records`) for long and write each position's move into the book file
+    Openings {
+        /// A folder of game records; may be given more than once
+        #[arg(long, required = true)]
+        records: Vec<PathBuf>,
+        /// The book file: read first if it exists (its positions are not searched again), and
+        /// rewritten as it grows
+        #[arg(long, default_value = "crates/khet-engine/book/openings.txt")]
+        file: PathBuf,
+        /// Take the positions before this many plies of each game
+        #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=400))]
+        plies: u32,
+        /// Milliseconds to search each position
+        #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..))]
+        movetime: u64,
+        /// Positions searched at once, one thread each
+        #[arg(long, default_value_t = 1, value_parser = threads)]
+        jobs: usize,
     },
     /// Self-play: each evaluation weight at x0.5 and x1.5 against the defaults
     Tune {
@@ -346,6 +367,22 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             plan.resume = matches::read_resume(&resume, &a, &plan).map_err(Failure::Input)?;
             matches::play_match(&a, &b, &plan, out)
         }
+        Command::Openings {
+            records,
+            file,
+            plies,
+            movetime,
+            jobs,
+        } => openings::run(
+            &openings::Plan {
+                records,
+                file,
+                plies: plies as usize,
+                movetime: std::time::Duration::from_millis(movetime),
+                jobs,
+            },
+            out,
+        ),
         Command::Tune { games, depth } => matches::tune(games, depth, out),
         Command::Texel {
             games,

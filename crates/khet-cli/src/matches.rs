@@ -46,6 +46,9 @@ pub struct Switches {
     pub limits: bool,
     /// Whether a timed search first looks for a chain of threats that wins (`-notss` off).
     pub threat_space: bool,
+    /// Whether a timed search plays the shipped opening book's move where it has one
+    /// (`-nobook` off).
+    pub book: bool,
     /// The threads its search runs on (`@N`).
     pub threads: usize,
     /// What a repetition draw costs it, in centipawns (`-cN`).
@@ -68,6 +71,8 @@ impl Default for Switches {
             aspiration: s.aspiration,
             limits: s.draw_limits != DrawLimits::default(),
             threat_space: s.threat_space,
+            // The game's Master and the protocol play from the book; a searcher alone does not.
+            book: true,
             threads: s.threads,
             contempt: s.contempt,
             weights: s.weights,
@@ -77,7 +82,7 @@ impl Default for Switches {
 }
 
 /// Each suffix, what it sets, and how the contender's name says it.
-const SUFFIXES: [(&str, fn(&mut Switches), &str); 7] = [
+const SUFFIXES: [(&str, fn(&mut Switches), &str); 8] = [
     ("-norep", |s| s.repetitions = false, " (no repetitions)"),
     ("-prog", |s| s.progress = true, " (progress)"),
     ("-nolmr", |s| s.reductions = false, " (no reductions)"),
@@ -89,6 +94,7 @@ const SUFFIXES: [(&str, fn(&mut Switches), &str); 7] = [
         |s| s.threat_space = false,
         " (no threat-space search)",
     ),
+    ("-nobook", |s| s.book = false, " (no book)"),
 ];
 
 impl Switches {
@@ -100,6 +106,7 @@ impl Switches {
         searcher.null_moves = self.null_moves;
         searcher.aspiration = self.aspiration;
         searcher.threat_space = self.threat_space;
+        searcher.book = self.book.then(crate::openings::shipped);
         searcher.threads = self.threads;
         searcher.contempt = self.contempt;
         searcher.weights = self.weights;
@@ -154,7 +161,7 @@ impl Contender {
 /// (with the fading of quiet positions), `-nolmr` (without late-move reductions), `-nonull`
 /// (without null moves), `-noasp` (without aspiration windows),
 /// `-limits` (knowing the match's draw limits), `-notss` (without the threat-space search),
-/// `-cN` (a contempt of N centipawns), `-wNAME=VALUE` (an evaluation weight, named as in
+/// `-nobook` (without the opening book), `-cN` (a contempt of N centipawns), `-wNAME=VALUE` (an evaluation weight, named as in
 /// `eval::Weights`, set; it may be negative, and the suffix may be given for several weights),
 /// `-xN` (N times the match's time a move), then `@N` (on N threads); or `engine:COMMAND`.
 impl std::str::FromStr for Contender {
@@ -243,7 +250,7 @@ impl std::str::FromStr for Contender {
         }
         let level = name.parse().map_err(|e: khet_engine::ParseNameError| {
             format!(
-                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -notss without the threat-space search, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, -xN with N times the time a move, @N for N threads"
+                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -notss without the threat-space search, -nobook without the opening book, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, -xN with N times the time a move, @N for N threads"
             )
         })?;
         Ok(Contender::Level { level, switches })
@@ -1269,6 +1276,14 @@ mod tests {
         Switches::default().apply(&mut searcher);
         assert!(searcher.null_moves);
         assert_eq!(searcher.draw_limits, DrawLimits::default());
+        assert!(searcher.book.is_some(), "Master plays from the book");
+        let contender: Contender = "master-nobook".parse().unwrap();
+        assert_eq!(contender.name(), "Master (no book)");
+        let Contender::Level { switches, .. } = contender else {
+            panic!("a level");
+        };
+        switches.apply(&mut searcher);
+        assert!(searcher.book.is_none());
         assert!(
             "master-nosuch"
                 .parse::<Contender>()

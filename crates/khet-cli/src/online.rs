@@ -188,6 +188,8 @@ pub fn play(online: &Online, out: &mut Out<impl Write>) -> Result<(), Failure> {
         rng: Rng::new(u64::from(std::process::id())),
         strength: online.strength,
     };
+    // Master plays from the opening book, as in the game and the protocol.
+    player.searcher.book = Some(crate::openings::shipped());
     let result = player.run()?;
     out.line(format_args!("result {result}"))?;
     out.line(format_args!("game {}", player.code))?;

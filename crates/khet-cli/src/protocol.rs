@@ -12,6 +12,8 @@
 //! setoption name DrawLimits value P,Q   (the game is drawn at P plies or after Q plies without a
 //!                                        capture, as in matches: 200,100; 0 for no limit, the
 //!                                        default, as the rule books have none)
+//! setoption name OwnBook value true|false (a timed search plays the opening book's move where
+//!                                        it has one; on by default)
 //! position standard|classic|imhotep|dynasty|khet1/…|<position string> [moves] m1 m2 …
 //! go [depth N] [movetime MS] [nodes N] [mate N] [wtime MS btime MS winc MS binc MS
 //!    movestogo N] [infinite]
@@ -78,6 +80,8 @@ struct Options {
     contempt: i32,
     threads: usize,
     draw_limits: DrawLimits,
+    /// Whether a timed search plays the opening book's move where it has one (`OwnBook`).
+    own_book: bool,
 }
 
 struct Running {
@@ -117,6 +121,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(
             contempt: DEFAULT_CONTEMPT,
             threads,
             draw_limits: DrawLimits::default(),
+            own_book: true,
         },
         searcher: None,
         running: None,
@@ -248,6 +253,10 @@ impl<W: Write + Send + 'static> Session<W> {
                 "option name DrawLimits type string default {}",
                 limits_text(self.options.draw_limits)
             ),
+            format!(
+                "option name OwnBook type check default {}",
+                self.options.own_book
+            ),
             "uciok".to_string(),
         ] {
             self.say.line(&line);
@@ -256,7 +265,8 @@ impl<W: Write + Send + 'static> Session<W> {
 
     /// `setoption name N value V` (names in any case; a name may be several words).
     fn set_option(&mut self, args: &[&str]) -> Result<(), String> {
-        let usage = "setoption name <Level|Rules|Hash|Contempt|Threads|DrawLimits> value <value>";
+        let usage =
+            "setoption name <Level|Rules|Hash|Contempt|Threads|DrawLimits|OwnBook> value <value>";
         let (Some(&"name"), Some(at)) = (args.first(), args.iter().position(|w| *w == "value"))
         else {
             return Err(format!("expected '{usage}'"));
@@ -311,6 +321,18 @@ impl<W: Write + Send + 'static> Session<W> {
                     })?;
             }
             "drawlimits" => self.options.draw_limits = read_limits(&value)?,
+            "ownbook" => {
+                self.options.own_book = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(format!(
+                            "OwnBook takes true or false, not '{}'",
+                            quote(&value)
+                        ));
+                    }
+                }
+            }
             other => return Err(format!("unknown option '{}' ({usage})", quote(other))),
         }
         Ok(())
@@ -345,6 +367,7 @@ impl<W: Write + Send + 'static> Session<W> {
         searcher.contempt = self.options.contempt;
         searcher.threads = self.options.threads;
         searcher.draw_limits = self.options.draw_limits;
+        searcher.book = self.options.own_book.then(crate::openings::shipped);
         let stop = searcher.stop_flag();
         stop.store(false, Ordering::Relaxed);
         let say = self.say.clone();

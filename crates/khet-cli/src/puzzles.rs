@@ -77,19 +77,11 @@ pub fn mine(games: u32, file: Option<&Path>, out: &mut Out<impl Write>) -> Resul
         book.to_ron()
     );
     match file {
-        Some(path) => write_atomic(path, text.as_bytes())
+        Some(path) => crate::files::write_atomic(path, text.as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
         None => say!(out, "{text}"),
     }
     Ok(())
-}
-
-fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = path.with_extension("ron.tmp");
-    let mut f = std::fs::File::create(&tmp)?;
-    f.write_all(bytes)?;
-    f.sync_all()?;
-    std::fs::rename(&tmp, path)
 }
 
 fn mine_setup(name: &str, games: u32) -> Result<Vec<Puzzle>, String> {

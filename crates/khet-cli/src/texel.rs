@@ -177,17 +177,7 @@ fn read_records(
     dirs: &[PathBuf],
     out: &mut Out<impl Write>,
 ) -> Result<(Vec<Sample>, u32, u32), Failure> {
-    let mut files = Vec::new();
-    for dir in dirs {
-        let listing = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        for entry in listing {
-            let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
-            if path.extension().is_some_and(|e| e == "ron") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
+    let files = crate::files::record_files(dirs)?;
     let (mut samples, mut games, mut decisive, mut skipped) = (Vec::new(), 0, 0, 0);
     for path in &files {
         match read_record(path) {

@@ -83,6 +83,35 @@ fn bad_input_is_one_line_and_exit_two() {
     assert!(err.contains("move 2") && err.contains("not yours"), "{err}");
 }
 
+/// `games` games of `a` against Beginner at 20 ms a move, with `more` arguments: the exit
+/// status, output and error output.
+fn against_beginner(a: &str, games: &str, more: &[&str]) -> (i32, String, String) {
+    let mut args = vec![
+        "match",
+        "--a",
+        a,
+        "--b",
+        "beginner",
+        "--games",
+        games,
+        "--movetime",
+        "20",
+    ];
+    args.extend_from_slice(more);
+    run(&args)
+}
+
+/// Two games of Casual against Beginner, their records kept in `records`; the match's output.
+fn casual_match(records: &std::path::Path) -> String {
+    let (code, out, _) = against_beginner(
+        "casual",
+        "2",
+        &["--records", records.to_str().expect("UTF-8")],
+    );
+    assert_eq!(code, 0, "{out}");
+    out
+}
+
 #[test]
 fn search_and_match_commands() {
     let (code, out, _) = run(&["search", "--setup", "dynasty", "--depth", "3"]);
@@ -98,20 +127,7 @@ fn search_and_match_commands() {
         "{out}"
     );
     let records = scratch("records");
-    let (code, out, _) = run(&[
-        "match",
-        "--a",
-        "casual",
-        "--b",
-        "beginner",
-        "--games",
-        "2",
-        "--movetime",
-        "20",
-        "--records",
-        records.to_str().expect("a UTF-8 path"),
-    ]);
-    assert_eq!(code, 0, "{out}");
+    let out = casual_match(&records);
     assert!(
         out.contains("Casual vs Beginner:") && out.contains("over 2 games"),
         "{out}"
@@ -240,6 +256,7 @@ fn every_command_has_help() {
         "match",
         "tune",
         "texel",
+        "openings",
         "replay",
         "puzzles",
         "puzzles mine",
@@ -434,19 +451,7 @@ fn a_match_from_a_book_plays_each_position_from_both_sides() {
     )
     .unwrap();
     let book = book.to_str().expect("a UTF-8 path");
-    let (code, out, err) = run(&[
-        "match",
-        "--a",
-        "master",
-        "--b",
-        "beginner",
-        "--games",
-        "2",
-        "--movetime",
-        "20",
-        "--book",
-        book,
-    ]);
+    let (code, out, err) = against_beginner("master", "2", &["--book", book]);
     assert_eq!(code, 0, "{err}");
     assert!(
         out.contains("game 1 (book 1, Master plays Silver): Silver wins")
@@ -464,23 +469,11 @@ fn a_match_from_a_book_plays_each_position_from_both_sides() {
     std::fs::write(&log, format!("\u{feff}{out}")).unwrap();
     let log = log.to_str().expect("a UTF-8 path");
     let resume = |a: &str, games: &str, logs: &[&str]| {
-        let mut args = vec![
-            "match",
-            "--a",
-            a,
-            "--b",
-            "beginner",
-            "--games",
-            games,
-            "--movetime",
-            "20",
-            "--book",
-            book,
-        ];
+        let mut more = vec!["--book", book];
         for log in logs {
-            args.extend(["--resume", log]);
+            more.extend(["--resume", log]);
         }
-        run(&args)
+        against_beginner(a, games, &more)
     };
     let (code, again, err) = resume("master", "4", &[log]);
     assert_eq!(code, 0, "{err}");
@@ -538,5 +531,62 @@ fn a_match_from_a_book_plays_each_position_from_both_sides() {
     let (code, _, err) = run(&["match", "--book", bad.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("bad.txt:1: "), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn openings_makes_a_book_from_kept_games_and_extends_it() {
+    let dir = scratch("openings");
+    let records = dir.join("records");
+    let path = |p: &std::path::Path| p.to_str().expect("a UTF-8 path").to_string();
+    casual_match(&records);
+    let book = dir.join("book.txt");
+    let make = |plies: &str| {
+        run(&[
+            "openings",
+            "--records",
+            &path(&records),
+            "--file",
+            &path(&book),
+            "--plies",
+            plies,
+            "--movetime",
+            "20",
+            "--jobs",
+            "2",
+        ])
+    };
+    // Two games from one setup's start, both sides: the start, and a position a ply on in
+    // each game (one per game, unless both games opened alike).
+    let (code, out, err) = make("2");
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&book).expect("the book is written");
+    let entries = khet_engine::Book::parse(&text).expect("it reads back");
+    assert!((2..=3).contains(&entries.len()), "{text}");
+    assert!(
+        out.contains(&format!("{} position(s) in", entries.len())),
+        "{out}"
+    );
+    let start = khet_engine::Setup::builtin("classic").unwrap().position;
+    assert!(entries.probe(&start).is_some(), "{text}");
+    // Again with more plies: what the book has is not searched again.
+    let (code, out, err) = make("4");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with(&format!("{} position(s) in the book,", entries.len())),
+        "{out}"
+    );
+    let grown = khet_engine::Book::parse(&std::fs::read_to_string(&book).unwrap()).unwrap();
+    assert!(grown.len() > entries.len());
+    // A damaged book is refused with its file and line, and left as it was.
+    let damaged = format!("{text}not a line\n");
+    std::fs::write(&book, &damaged).unwrap();
+    let (code, _, err) = make("4");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("book.txt") && err.contains(&format!("line {}", damaged.lines().count())),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&book).unwrap(), damaged);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -248,6 +248,8 @@ fn mate_scores_and_go_mate() {
 #[test]
 fn clocks_nodes_and_movetime() {
     let mut e = Engine::start(&[]);
+    // The opening book would answer from the start at once: these are the search's limits.
+    e.send("setoption name OwnBook value false");
     e.send("position imhotep");
     // Ten seconds on each clock: the engine plans at most a third of it (the plan itself is
     // checked in `time.rs`), so it must answer well inside half, on any machine; without the
@@ -349,17 +351,17 @@ fn threads_are_an_option_and_a_flag() {
     assert_ne!(best, "none");
 }
 
+/// Asks `uci` and checks that the engine announces `option` among its lines.
+fn announces(e: &mut Engine, option: &str) {
+    e.send("uci");
+    let lines = e.until("uciok");
+    assert!(lines.iter().any(|l| l == option), "{lines:?}");
+}
+
 #[test]
 fn draw_limits_are_an_option() {
     let mut e = Engine::start(&[]);
-    e.send("uci");
-    let lines = e.until("uciok");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l == "option name DrawLimits type string default 0,0"),
-        "{lines:?}"
-    );
+    announces(&mut e, "option name DrawLimits type string default 0,0");
     // A game drawn after one more ply: every line ends in a draw, worth the contempt to the
     // engine.
     e.send("setoption name Contempt value 35");
@@ -388,4 +390,41 @@ fn draw_limits_are_an_option() {
             .any(|l| l.starts_with("info depth 3 score -35 ")),
         "{lines:?}"
     );
+}
+
+#[test]
+fn the_opening_book_answers_at_once_and_is_an_option() {
+    let mut e = Engine::start(&[]);
+    announces(&mut e, "option name OwnBook type check default true");
+    // Every setup's start is in the shipped book: a minute's movetime is answered at once, by
+    // one info line of no nodes.
+    let book = khet_engine::Book::builtin();
+    e.send("position imhotep");
+    let t = Instant::now();
+    e.send("go movetime 60000");
+    let (best, lines) = e.best();
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    let start = khet_engine::Setup::builtin("imhotep").unwrap().position;
+    let entry = book.probe(&start).expect("the start is in the book");
+    assert_eq!(best, entry.mv.to_string(), "{lines:?}");
+    assert_eq!(most_nodes(&lines), 0, "{lines:?}");
+    // Off, the same search takes its time.
+    e.send("setoption name OwnBook value maybe");
+    e.send("setoption name OwnBook value false");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert_eq!(errors(&lines), 1, "{lines:?}");
+    let t = Instant::now();
+    e.send("go movetime 400");
+    let (_, lines) = e.best();
+    assert!(
+        t.elapsed() >= Duration::from_millis(300),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(most_nodes(&lines) > 0, "{lines:?}");
+    e.send("setoption name OwnBook value TRUE");
+    e.send("go movetime 60000");
+    let (best, _) = e.best();
+    assert_eq!(best, entry.mv.to_string());
 }

@@ -54,7 +54,9 @@ impl Level {
             Level::Strong => {
                 "Searches four moves deep in a quarter of its time (at most a second) and plays its best move."
             }
-            Level::Master => "Searches as deep as its whole time allows and plays its best move.",
+            Level::Master => {
+                "Plays its opening book where it knows the position; else searches as deep as its whole time allows."
+            }
         }
     }
 

@@ -53,6 +53,7 @@
 
 #![warn(missing_docs)]
 
+pub mod book;
 pub mod eval;
 pub mod fairness;
 pub mod game;
@@ -78,6 +79,7 @@ pub mod time;
 mod tt;
 mod zobrist;
 
+pub use book::{Book, BookError, BookMove};
 pub use game::{DrawReason, Game, GameError, GameResult, Turn, WinReason};
 pub use laser::{Hit, HitEffect, Hits, Segment, SegmentEnd, Shot, fire};
 pub use level::Level;

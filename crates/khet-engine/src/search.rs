@@ -67,12 +67,18 @@
 //! helper threads; and its win is left to the full search when the chain's first move leads to
 //! an arrangement the game has had, since the solver knows no history.
 //!
+//! Book ([`Searcher::book`], none by default): a timed search (not one to a depth, a node
+//! count or a forced hit) of a position the book has plays the book's move at once, as found
+//! by a long search (see [`crate::book`]), unless it leads to an arrangement the game has had.
+//! The game's Master, the protocol and matches give their searchers the shipped book.
+//!
 //! Threads ([`Searcher::threads`]): Lazy SMP. Helper threads search the same root, every other
 //! one starting a ply deeper, on the one transposition table (lock-free, see `tt`); what they
 //! store orders this thread's moves and cuts its tree off, so it reaches a depth sooner. This
 //! thread's iterations, limits and result are the search's; the node limit counts its nodes
 //! alone, the reported nodes everyone's. One thread is the plain search, exactly.
 
+use crate::book::Book;
 use crate::eval::{WIN, Weights, evaluate_with};
 use crate::game::Game;
 use crate::laser::Hits;
@@ -315,6 +321,9 @@ pub struct Searcher {
     pub threat_space: bool,
     /// Move lists of finished nodes, for the next ones to fill (see [`Node`]).
     spare: Vec<Node>,
+    /// An opening book a timed search plays from where it has the position (see the module
+    /// docs); none by default, so analysis and fixed-depth searches search.
+    pub book: Option<Arc<Book>>,
 }
 
 /// A node's moves, each made and its shot fired, and their order. Kept from node to node
@@ -445,6 +454,7 @@ impl Searcher {
             evals: EvalCache::new(Weights::default(), n.min(EVAL_SLOTS)),
             threat_space: true,
             spare: Vec::new(),
+            book: None,
         }
     }
 
@@ -557,6 +567,10 @@ impl Searcher {
         self.quiet[0] = self.game_history.len() as u32;
         self.passed[0] = false;
         self.helper_nodes.store(0, Ordering::Relaxed);
+        if let Some(known) = self.book_move(position, limits, start) {
+            report(&known.1);
+            return known.0;
+        }
         if let Some(won) = self.threat_win(position, limits, start) {
             report(&won.1);
             return won.0;
@@ -579,6 +593,44 @@ impl Searcher {
             stop.store(true, Ordering::Relaxed);
             result
         })
+    }
+
+    /// The book's move for `position` in a timed search, with its result and report (see the
+    /// module docs).
+    fn book_move(
+        &self,
+        position: &Position,
+        limits: Limits,
+        start: Instant,
+    ) -> Option<(SearchResult, Report)> {
+        limits.time?;
+        if self.exact || limits.depth.is_some() || limits.nodes.is_some() {
+            return None;
+        }
+        let entry = self.book.as_ref()?.probe(position)?;
+        // The book knows no history: a move into an arrangement the game has had is left to
+        // the search, as the threat-space search's is.
+        let mut after = *position;
+        after.play_unchecked(entry.mv);
+        if self.repetitions && self.game_history.contains(&after.arrangement_hash()) {
+            return None;
+        }
+        let result = SearchResult {
+            best: Some(entry.mv),
+            score: entry.score,
+            depth: entry.depth,
+            nodes: 0,
+            elapsed: start.elapsed(),
+            pv: vec![entry.mv],
+        };
+        let report = Report {
+            depth: result.depth,
+            score: result.score,
+            nodes: 0,
+            elapsed: result.elapsed,
+            pv: result.pv.clone(),
+        };
+        Some((result, report))
     }
 
     /// The first move of a chain of threats that wins, searched for a third of a timed
@@ -671,6 +723,7 @@ impl Searcher {
             evals: EvalCache::new(self.weights, self.evals.slots.len()),
             threat_space: false,
             spare: Vec::new(),
+            book: None,
         }
     }
 

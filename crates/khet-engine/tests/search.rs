@@ -750,3 +750,83 @@ fn the_threat_space_search_is_for_a_side_ahead() {
     Searcher::default().search(&p, limits, |r| depths.push(r.depth));
     assert_eq!(depths.first(), Some(&1), "{depths:?}");
 }
+
+/// A book of one position: `classic` after `moves`, answered with `answer`.
+fn one_entry_book(moves: &[&str], answer: &str) -> (Game, Book, Move) {
+    let mut game = Game::new(Setup::builtin("classic").expect("classic").position);
+    for mv in moves {
+        game.play_text(mv).expect("legal");
+    }
+    let p = *game.position();
+    let mv = p.parse_move(answer).expect("a move");
+    let mut book = Book::default();
+    book.insert(
+        p,
+        BookMove {
+            mv,
+            depth: 12,
+            score: 34,
+        },
+    );
+    (game, book, mv)
+}
+
+#[test]
+fn a_timed_search_plays_the_books_move_at_once_and_other_searches_search() {
+    // A move the search would not choose (Silver turns its Sphinx onto its own Anubis), so
+    // that playing it shows where it came from.
+    let (game, book, mv) = one_entry_book(&[], "j1-");
+    let mut s = Searcher::default();
+    s.book = Some(std::sync::Arc::new(book));
+    let t = Instant::now();
+    let mut reports = Vec::new();
+    let r = s.search_game(&game, Limits::time(Duration::from_secs(30)), |r| {
+        reports.push(r.clone());
+    });
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    assert_eq!((r.best, r.score, r.depth, r.nodes), (Some(mv), 34, 12, 0));
+    assert_eq!(reports.len(), 1, "one info line, the book's");
+    // To a depth, a node count or a forced hit, and without a time, it searches.
+    for limits in [
+        depth(2),
+        Limits {
+            nodes: Some(5_000),
+            ..Limits::default()
+        },
+        Limits {
+            time: Some(Duration::from_secs(30)),
+            depth: Some(2),
+            ..Limits::default()
+        },
+        Limits {
+            time: Some(Duration::from_secs(30)),
+            mate: Some(1),
+            ..Limits::default()
+        },
+    ] {
+        let r = s.search_game(&game, limits, |_| {});
+        assert!(r.nodes > 0 && r.best != Some(mv), "{limits:?}: {r:?}");
+    }
+    // Without the book, the same timed search searches.
+    s.book = None;
+    let r = s.search_game(&game, Limits::time(Duration::from_millis(200)), |_| {});
+    assert!(r.nodes > 0 && r.best != Some(mv), "{r:?}");
+}
+
+#[test]
+fn a_book_move_back_into_an_arrangement_the_game_has_had_is_left_to_the_search() {
+    // Pyramids there and back: Red's book move a6a5 would bring back the start.
+    let (game, book, mv) = one_entry_book(&["c1c2", "a5a6", "c2c1"], "a6a5");
+    let mut after = *game.position();
+    after.play_unchecked(mv);
+    let start = Setup::builtin("classic").expect("classic").position;
+    assert!(after.same_arrangement(&start));
+    let mut s = Searcher::default();
+    s.book = Some(std::sync::Arc::new(book));
+    let limits = Limits::time(Duration::from_millis(300));
+    let r = s.search_game(&game, limits, |_| {});
+    assert!(r.nodes > 0, "{r:?}");
+    // The same position met with no history before it is played from the book.
+    let r = s.search(game.position(), limits, |_| {});
+    assert_eq!((r.best, r.nodes), (Some(mv), 0));
+}
