@@ -6,7 +6,7 @@
 //! the search, its depth-6 iteration unfinished) loses three Pyramids by ply 27 to a plan that
 //! a search of 3 s sees; against Khet2-AI, 11 of 24 of Master's games as Red there went that
 //! way, and 6 of them were drawn. A book holds what the long search found, for positions the
-//! engine has met: it learns its openings from its games (`khet-engine book --records DIR`
+//! engine has met: it learns its openings from its games (`khet-engine openings --records DIR`
 //! searches the first plies of kept games and writes the book; see the README).
 //!
 //! The book is text, one position a line: `POSITION | MOVE | DEPTH | SCORE` (the position
@@ -18,7 +18,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use std::collections::HashMap;
 
-/// The book shipped with the engine (made by `khet-engine book`, see the README).
+/// The book shipped with the engine (made by `khet-engine openings`, see the README).
 const BUILTIN: &str = include_str!("../book/openings.txt");
 
 /// The first lines of a book written by [`Book::to_text`].
