@@ -389,7 +389,15 @@ fn the_clocks_stand_while_a_shot_is_shown_and_away_from_the_table() {
 #[test]
 fn the_computer_keeps_time_with_an_increment() {
     let mut a = app(None);
-    let mut spec = NewGameSpec::casual(classic(&a), [Player::Computer(Level::Master); 2]);
+    // From Khet 1.0 Classic, which the opening book does not have: from a Khet 2.0 start Master
+    // would play its first moves from the book at once, with no search to plan.
+    let setup = khet_engine::Setup::builtin("khet1/classic").expect("built in");
+    assert!(
+        khet_engine::Book::builtin()
+            .probe(&setup.position)
+            .is_none()
+    );
+    let mut spec = NewGameSpec::casual(setup, [Player::Computer(Level::Master); 2]);
     spec.clock = Some(TimeControl::new(1, 1));
     // Two seconds each and a second a move: Master must plan, not spend its usual 2.5 s.
     spec.resume = Some(khet::table::Resume {
