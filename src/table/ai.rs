@@ -3,6 +3,7 @@
 //! click writes. A new game or a take-back stops a running search at once through its atomic
 //! flag. It answers draw offers (accepts only when it is not ahead), claims a repetition only
 //! when it is behind, and gives a person a hint (the move Master would play) in casual games.
+//! Master plays the opening book's move at once where the book has the position.
 //! With clocks, it plans its time from its own clock.
 
 use crate::news::News;

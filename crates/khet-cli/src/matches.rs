@@ -161,8 +161,9 @@ impl Contender {
 /// (with the fading of quiet positions), `-nolmr` (without late-move reductions), `-nonull`
 /// (without null moves), `-noasp` (without aspiration windows),
 /// `-limits` (knowing the match's draw limits), `-notss` (without the threat-space search),
-/// `-nobook` (without the opening book), `-cN` (a contempt of N centipawns), `-wNAME=VALUE` (an evaluation weight, named as in
-/// `eval::Weights`, set; it may be negative, and the suffix may be given for several weights),
+/// `-nobook` (without the opening book), `-cN` (a contempt of N centipawns), `-wNAME=VALUE`
+/// (an evaluation weight, named as in `eval::Weights`, set; it may be negative, and the suffix
+/// may be given for several weights),
 /// `-xN` (N times the match's time a move), then `@N` (on N threads); or `engine:COMMAND`.
 impl std::str::FromStr for Contender {
     type Err = String;
