@@ -2,11 +2,11 @@
 //! found for.
 //!
 //! Why: at a fifth of a second a move, the search reaches five or six plies in the opening, and
-//! some traps need eight. In the Imhotep setup, Red's seventh move g3g4 (chosen at 200 ms by
-//! the search, its depth-6 iteration unfinished) loses three Pyramids by ply 27 to a plan that
-//! a search of 3 s sees; against Khet2-AI, 11 of 24 of Master's games as Red there went that
-//! way, and 6 of them were drawn. A book holds what the long search found, for positions the
-//! engine has met: it learns its openings from its games (`khet-engine openings --records DIR`
+//! some traps need eight. In the Imhotep setup, Red's seventh move g3g4 (chosen at 200 ms by the
+//! search, its depth-6 iteration unfinished) loses three Pyramids by ply 27 to a plan that a search
+//! of 3 s sees; against Khet2-AI, Master as Red there had lost two or three Pyramids by ply 27 in
+//! 10 of 24 games, and 5 of them were drawn. A book holds what the long search found, for positions
+//! the engine has met: it learns its openings from its games (`khet-engine openings --records DIR`
 //! searches the first plies of kept games and writes the book; see the README).
 //!
 //! The book is text, one position a line: `POSITION | MOVE | DEPTH | SCORE` (the position
