@@ -85,11 +85,17 @@ pub fn show(o: &Start, out: &mut Out<impl Write>) -> Result<(), Failure> {
     Ok(())
 }
 
+/// How `search` searches: its threads, and whether late moves are reduced by a graded amount.
+pub struct How {
+    pub threads: usize,
+    pub graded_reductions: bool,
+}
+
 pub fn search(
     o: &Start,
     depth: Option<u32>,
     movetime: Option<u64>,
-    threads: usize,
+    how: How,
     out: &mut Out<impl Write>,
 ) -> Result<(), Failure> {
     let p = start_position(o)?;
@@ -100,7 +106,8 @@ pub fn search(
     };
     let mut written = Ok(());
     let mut searcher = Searcher::default();
-    searcher.threads = threads;
+    searcher.threads = how.threads;
+    searcher.graded_reductions = how.graded_reductions;
     let r = searcher.search(&p, limits, |r| {
         if written.is_ok() {
             written = out.now(format_args!("{r}"));

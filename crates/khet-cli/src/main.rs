@@ -99,6 +99,10 @@ enum Command {
         /// Threads searching at once (Lazy SMP)
         #[arg(long, default_value_t = 1, value_parser = threads)]
         threads: usize,
+        /// Reduce late quiet moves more the deeper and later they are (off by default: its
+        /// sequential test is undecided)
+        #[arg(long)]
+        graded_reductions: bool,
         #[command(flatten)]
         start: Start,
     },
@@ -130,7 +134,7 @@ enum Command {
     /// drawn at 200 plies, after 100 plies without a capture, or by repetition
     Match {
         /// A level (beginner, casual, strong, master), with the search's switches -norep,
-        /// -prog, -nolmr, -nonull, -noasp, -limits, -notss, -nobook, -cN (contempt),
+        /// -prog, -nolmr, -glmr, -nonull, -noasp, -limits, -notss, -nobook, -cN (contempt),
         /// -wNAME=VALUE (an evaluation weight) or -xN (N times the time a move), and @N for N
         /// threads; or engine:COMMAND
         #[arg(long, default_value = "master")]
@@ -333,8 +337,15 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             depth,
             movetime,
             threads,
+            graded_reductions,
             start,
-        } => commands::search(&start, depth, movetime, threads, out),
+        } => {
+            let how = commands::How {
+                threads,
+                graded_reductions,
+            };
+            commands::search(&start, depth, movetime, how, out)
+        }
         Command::Bench { depth } => bench::bench(depth, out),
         Command::BenchSearch { movetime, threads } => bench::bench_search(movetime, threads, out),
         Command::Uci { rules, threads } => {

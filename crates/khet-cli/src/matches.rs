@@ -37,6 +37,9 @@ pub struct Switches {
     pub progress: bool,
     /// Whether its search reduces late quiet moves (`-nolmr` off).
     pub reductions: bool,
+    /// Whether those reductions grow with depth and move number (`-glmr` on: its sequential
+    /// test is undecided, so it is off).
+    pub graded_reductions: bool,
     /// Whether its search tries null moves (`-nonull` off).
     pub null_moves: bool,
     /// Whether its iterations start in a window around the last score (`-noasp` off).
@@ -67,6 +70,7 @@ impl Default for Switches {
             repetitions: s.repetitions,
             progress: s.progress,
             reductions: s.reductions,
+            graded_reductions: s.graded_reductions,
             null_moves: s.null_moves,
             aspiration: s.aspiration,
             limits: s.draw_limits != DrawLimits::default(),
@@ -82,10 +86,15 @@ impl Default for Switches {
 }
 
 /// Each suffix, what it sets, and how the contender's name says it.
-const SUFFIXES: [(&str, fn(&mut Switches), &str); 8] = [
+const SUFFIXES: [(&str, fn(&mut Switches), &str); 9] = [
     ("-norep", |s| s.repetitions = false, " (no repetitions)"),
     ("-prog", |s| s.progress = true, " (progress)"),
     ("-nolmr", |s| s.reductions = false, " (no reductions)"),
+    (
+        "-glmr",
+        |s| s.graded_reductions = true,
+        " (graded reductions)",
+    ),
     ("-nonull", |s| s.null_moves = false, " (no null moves)"),
     ("-noasp", |s| s.aspiration = false, " (no aspiration)"),
     ("-limits", |s| s.limits = true, " (knowing the draw limits)"),
@@ -103,6 +112,7 @@ impl Switches {
         searcher.repetitions = self.repetitions;
         searcher.progress = self.progress;
         searcher.reductions = self.reductions;
+        searcher.graded_reductions = self.graded_reductions;
         searcher.null_moves = self.null_moves;
         searcher.aspiration = self.aspiration;
         searcher.threat_space = self.threat_space;
@@ -158,8 +168,9 @@ impl Contender {
 }
 
 /// `master`, with any of the suffixes `-norep` (the search blind to repetitions), `-prog`
-/// (with the fading of quiet positions), `-nolmr` (without late-move reductions), `-nonull`
-/// (without null moves), `-noasp` (without aspiration windows),
+/// (with the fading of quiet positions), `-nolmr` (without late-move reductions),
+/// `-glmr` (late moves reduced more the deeper and later they are), `-nonull` (without null
+/// moves), `-noasp` (without aspiration windows),
 /// `-limits` (knowing the match's draw limits), `-notss` (without the threat-space search),
 /// `-nobook` (without the opening book), `-cN` (a contempt of N centipawns), `-wNAME=VALUE`
 /// (an evaluation weight, named as in `eval::Weights`, set; it may be negative, and the suffix
@@ -251,7 +262,7 @@ impl std::str::FromStr for Contender {
         }
         let level = name.parse().map_err(|e: khet_engine::ParseNameError| {
             format!(
-                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -notss without the threat-space search, -nobook without the opening book, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, -xN with N times the time a move, @N for N threads"
+                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -glmr with graded reductions, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -notss without the threat-space search, -nobook without the opening book, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, -xN with N times the time a move, @N for N threads"
             )
         })?;
         Ok(Contender::Level { level, switches })
@@ -1285,6 +1296,14 @@ mod tests {
         };
         switches.apply(&mut searcher);
         assert!(searcher.book.is_none());
+        let contender: Contender = "master-glmr".parse().unwrap();
+        assert_eq!(contender.name(), "Master (graded reductions)");
+        let Contender::Level { switches, .. } = contender else {
+            panic!("a level");
+        };
+        assert!(!Searcher::default().graded_reductions);
+        switches.apply(&mut searcher);
+        assert!(searcher.graded_reductions && searcher.reductions);
         assert!(
             "master-nosuch"
                 .parse::<Contender>()

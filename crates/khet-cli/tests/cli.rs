@@ -126,6 +126,19 @@ fn search_and_match_commands() {
             .is_some_and(|l| l.starts_with("bestmove ")),
         "{out}"
     );
+    // Graded reductions search the same depth in fewer nodes (one thread: node counts repeat).
+    let nodes_at_7 = |extra: &[&str]| {
+        let mut args = vec!["search", "--setup", "classic", "--depth", "7"];
+        args.extend_from_slice(extra);
+        let (code, out, _) = run(&args);
+        assert_eq!(code, 0, "{out}");
+        let line = out.lines().find(|l| l.starts_with("info depth 7 "));
+        let nodes = line.and_then(|l| l.split(" nodes ").nth(1)?.split(' ').next()?.parse().ok());
+        nodes.unwrap_or_else(|| panic!("{out}"))
+    };
+    let plain: u64 = nodes_at_7(&[]);
+    let graded: u64 = nodes_at_7(&["--graded-reductions"]);
+    assert!(graded < plain, "{graded} against {plain}");
     let records = scratch("records");
     let out = casual_match(&records);
     assert!(
