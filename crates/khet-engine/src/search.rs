@@ -42,7 +42,7 @@
 //! [`Searcher::graded_reductions`] (off by default), by [`graded_reduction`]: more the deeper
 //! the node and the later the move, one less on the principal line. Graded, depth 10 takes a
 //! third to a quarter of the nodes from the setups, but against the one-ply search a
-//! sequential test (100 ms a move) was undecided at Elo +13 (−6 to +32) after 628 games: a
+//! sequential test (100 ms a move) was undecided at Elo +15 (−1 to +31) after 919 games: a
 //! quiet Khet move can set up a shot, and a search several plies shallower misses it.
 //!
 //! Aspiration ([`Searcher::aspiration`]): from depth [`ASPIRATION_DEPTH`] on, an iteration is
