@@ -40,6 +40,9 @@ pub struct Switches {
     /// Whether those reductions grow with depth and move number (`-glmr` on: its sequential
     /// test is undecided, so it is off).
     pub graded_reductions: bool,
+    /// Whether graded reductions spare the moves that touch a beam, reducing them a ply
+    /// only (`-spare` on, with graded reductions).
+    pub graded_spares_beams: bool,
     /// Whether its search tries null moves (`-nonull` off).
     pub null_moves: bool,
     /// Whether its iterations start in a window around the last score (`-noasp` off).
@@ -71,6 +74,7 @@ impl Default for Switches {
             progress: s.progress,
             reductions: s.reductions,
             graded_reductions: s.graded_reductions,
+            graded_spares_beams: s.graded_spares_beams,
             null_moves: s.null_moves,
             aspiration: s.aspiration,
             limits: s.draw_limits != DrawLimits::default(),
@@ -86,7 +90,7 @@ impl Default for Switches {
 }
 
 /// Each suffix, what it sets, and how the contender's name says it.
-const SUFFIXES: [(&str, fn(&mut Switches), &str); 9] = [
+const SUFFIXES: [(&str, fn(&mut Switches), &str); 10] = [
     ("-norep", |s| s.repetitions = false, " (no repetitions)"),
     ("-prog", |s| s.progress = true, " (progress)"),
     ("-nolmr", |s| s.reductions = false, " (no reductions)"),
@@ -94,6 +98,14 @@ const SUFFIXES: [(&str, fn(&mut Switches), &str); 9] = [
         "-glmr",
         |s| s.graded_reductions = true,
         " (graded reductions)",
+    ),
+    (
+        "-spare",
+        |s| {
+            s.graded_reductions = true;
+            s.graded_spares_beams = true;
+        },
+        " (sparing beam moves)",
     ),
     ("-nonull", |s| s.null_moves = false, " (no null moves)"),
     ("-noasp", |s| s.aspiration = false, " (no aspiration)"),
@@ -113,6 +125,7 @@ impl Switches {
         searcher.progress = self.progress;
         searcher.reductions = self.reductions;
         searcher.graded_reductions = self.graded_reductions;
+        searcher.graded_spares_beams = self.graded_spares_beams;
         searcher.null_moves = self.null_moves;
         searcher.aspiration = self.aspiration;
         searcher.threat_space = self.threat_space;
@@ -169,7 +182,8 @@ impl Contender {
 
 /// `master`, with any of the suffixes `-norep` (the search blind to repetitions), `-prog`
 /// (with the fading of quiet positions), `-nolmr` (without late-move reductions),
-/// `-glmr` (late moves reduced more the deeper and later they are), `-nonull` (without null
+/// `-glmr` (late moves reduced more the deeper and later they are), `-spare` (so, but a move
+/// that touches a beam by one ply only), `-nonull` (without null
 /// moves), `-noasp` (without aspiration windows),
 /// `-limits` (knowing the match's draw limits), `-notss` (without the threat-space search),
 /// `-nobook` (without the opening book), `-cN` (a contempt of N centipawns), `-wNAME=VALUE`
@@ -262,7 +276,7 @@ impl std::str::FromStr for Contender {
         }
         let level = name.parse().map_err(|e: khet_engine::ParseNameError| {
             format!(
-                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -glmr with graded reductions, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -notss without the threat-space search, -nobook without the opening book, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, -xN with N times the time a move, @N for N threads"
+                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -glmr with graded reductions, -spare with graded reductions sparing moves on a beam, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -notss without the threat-space search, -nobook without the opening book, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, -xN with N times the time a move, @N for N threads"
             )
         })?;
         Ok(Contender::Level { level, switches })
@@ -1304,6 +1318,17 @@ mod tests {
         assert!(!Searcher::default().graded_reductions);
         switches.apply(&mut searcher);
         assert!(searcher.graded_reductions && searcher.reductions);
+        assert!(!searcher.graded_spares_beams);
+        let contender: Contender = "master-spare".parse().unwrap();
+        assert_eq!(
+            contender.name(),
+            "Master (graded reductions) (sparing beam moves)"
+        );
+        let Contender::Level { switches, .. } = contender else {
+            panic!("a level");
+        };
+        switches.apply(&mut searcher);
+        assert!(searcher.graded_reductions && searcher.graded_spares_beams);
         assert!(
             "master-nosuch"
                 .parse::<Contender>()

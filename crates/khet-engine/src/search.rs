@@ -44,6 +44,9 @@
 //! third to a quarter of the nodes from the setups, but against the one-ply search a
 //! sequential test (100 ms a move) was undecided at Elo +15 (−1 to +31) after 919 games: a
 //! quiet Khet move can set up a shot, and a search several plies shallower misses it.
+//! [`Searcher::graded_spares_beams`] (off by default) keeps the one-ply reduction for the
+//! moves most likely to set one up: those that touch a square either side's beam lights
+//! (turning or moving a piece on it, or stepping into it), which block, open or turn a shot.
 //!
 //! Aspiration ([`Searcher::aspiration`]): from depth [`ASPIRATION_DEPTH`] on, an iteration is
 //! searched first in a window [`ASPIRATION_WINDOW`] either side of the last iteration's score,
@@ -93,7 +96,7 @@ use crate::game::Game;
 use crate::laser::Hits;
 use crate::moves::Move;
 use crate::piece::Color;
-use crate::position::{Position, touches};
+use crate::position::{Position, sphinx_square, touches};
 use crate::tt::{EXACT, Entry, LOWER, SLOT_BYTES, Table, UPPER};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -320,6 +323,10 @@ pub struct Searcher {
     /// Whether those reductions grow with the node's depth and the move's place in the order
     /// ([`graded_reduction`]) instead of being one ply (see the module docs).
     pub graded_reductions: bool,
+    /// With graded reductions, whether a move that touches either side's beam (it turns,
+    /// blocks or opens a shot without taking anything yet) is still reduced by one ply only:
+    /// the quiet moves that set up a capture (see the module docs; off by default).
+    pub graded_spares_beams: bool,
     /// Whether a side to move that already stands at or above beta may pass to prove it (see
     /// the module docs).
     pub null_moves: bool,
@@ -382,6 +389,9 @@ struct Child {
     terminal: i32,
     /// Whether its shot removed a piece.
     captured: bool,
+    /// Whether it touches a square either side's beam lit before it (asked only for
+    /// [`Searcher::graded_spares_beams`]).
+    on_beam: bool,
     /// How it was ranked (the hash move, a killer, captures, history).
     rank: i32,
 }
@@ -472,6 +482,7 @@ impl Searcher {
             progress: false,
             reductions: true,
             graded_reductions: false,
+            graded_spares_beams: false,
             root_side: Color::Silver,
             root_best: None,
             quiescence: true,
@@ -742,6 +753,7 @@ impl Searcher {
             progress: self.progress,
             reductions: self.reductions,
             graded_reductions: self.graded_reductions,
+            graded_spares_beams: self.graded_spares_beams,
             root_side: self.root_side,
             root_best: None,
             quiescence: self.quiescence,
@@ -1020,6 +1032,7 @@ impl Searcher {
     fn make_moves(
         &self,
         p: &Position,
+        depth: i32,
         ply: usize,
         hash_move: Option<Move>,
         node: &mut Node,
@@ -1029,12 +1042,21 @@ impl Searcher {
         node.children.clear();
         node.order.clear();
         let beam = p.beam_before_move();
+        // The squares whose moves are spared the graded reductions: both beams (the
+        // opponent's traced only where a reduction may follow).
+        let spared = if self.graded_reductions && self.graded_spares_beams && depth >= 3 {
+            let theirs = p.beam_summary(!side).0 | 1u128 << sphinx_square(!side).index();
+            beam.0 | theirs
+        } else {
+            0
+        };
         p.for_each_move(|mv| {
             node.children.push(Child {
                 mv,
                 position: *p,
                 terminal: i32::MIN,
                 captured: true,
+                on_beam: touches(mv, spared),
                 rank: 0,
             });
             let Some(child) = node.children.last_mut() else {
@@ -1123,7 +1145,7 @@ impl Searcher {
                 }
             }
         }
-        if let Some((mv, s)) = self.make_moves(p, ply, hash_move, node) {
+        if let Some((mv, s)) = self.make_moves(p, depth, ply, hash_move, node) {
             self.store(slot, key, Some(mv), s, depth, EXACT);
             if ply == 0 {
                 self.root_best = Some((mv, s));
@@ -1140,6 +1162,7 @@ impl Searcher {
                 position: ref child,
                 terminal,
                 captured,
+                on_beam,
                 rank,
             } = node.children[0xFFFF - (ranked & 0xFFFF) as usize];
             if first_searched && Some(mv) == first {
@@ -1161,7 +1184,7 @@ impl Searcher {
                     && !captured
                     && rank < 5_000;
                 let mut s = if late {
-                    let r = if self.graded_reductions {
+                    let r = if self.graded_reductions && !(self.graded_spares_beams && on_beam) {
                         // One less where the window is open (a node on the principal line).
                         let pv = i32::from(beta - alpha > 1);
                         (graded_reduction(depth, i) - pv).max(1)

@@ -538,12 +538,8 @@ fn threads_agree_with_one_thread_where_the_answer_is_forced() {
             let mut s = Searcher::new(1 << 16);
             s.threads = threads;
             let many = s.search(&p, depth(plies), |_| {});
-            assert_eq!(
-                (many.best, many.score),
-                (one.best, one.score),
-                "{} with {threads} threads",
-                puzzle.name
-            );
+            let what = format!("{} with {threads} threads", puzzle.name);
+            assert_same_answer(&many, &one, &what);
         }
         assert_eq!(
             one.best.map(|m| m.to_string()).as_deref(),
@@ -591,12 +587,7 @@ fn null_moves_keep_every_forced_win() {
             },
         );
         for (with, how) in [(later, "two plies later"), (exact, "a mate search")] {
-            assert_eq!(
-                (with.best, with.score),
-                (without.best, without.score),
-                "{}: {how}",
-                puzzle.name
-            );
+            assert_same_answer(&with, &without, &format!("{}: {how}", puzzle.name));
         }
         compared += 1;
     }
@@ -606,33 +597,50 @@ fn null_moves_keep_every_forced_win() {
 /// Graded reductions search late quiet moves several plies shallower, but a move that beats
 /// alpha there is searched again in full: the forced wins of the shipped puzzles in one to
 /// three moves are all found with the same first move and length as without them, at most two
-/// plies later (with null moves, as played).
+/// plies later (with null moves, as played), and so with moves on a beam spared.
 #[test]
 fn graded_reductions_keep_every_forced_win() {
     let mut compared = 0;
     for (puzzle, p, plies) in short_puzzles(3) {
-        let search = |graded: bool, limits: Limits| {
+        let search = |graded: bool, spare: bool| {
             let mut s = Searcher::new(1 << 16);
             s.graded_reductions = graded;
-            s.search(&p, limits, |_| {})
+            s.graded_spares_beams = spare;
+            s.search(&p, depth(plies + 2), |_| {})
         };
-        let without = search(false, depth(plies + 2));
-        let with = search(true, depth(plies + 2));
-        assert_eq!(
-            (with.best, with.score),
-            (without.best, without.score),
-            "{}",
-            puzzle.name
-        );
-        assert_eq!(
-            with.best.map(|m| m.to_string()).as_deref(),
-            Some(puzzle.solution[0].as_str()),
-            "{}",
-            puzzle.name
-        );
+        let without = search(false, false);
+        for with in [search(true, false), search(true, true)] {
+            assert_same_answer(&with, &without, &puzzle.name);
+            assert_eq!(
+                with.best.map(|m| m.to_string()).as_deref(),
+                Some(puzzle.solution[0].as_str()),
+                "{}",
+                puzzle.name
+            );
+        }
         compared += 1;
     }
     assert!(compared >= 24, "{compared}");
+}
+
+/// Sparing the moves on a beam changes only graded reductions: without them the tree is the
+/// one-ply search's, node for node; with them it is neither that tree nor the graded one.
+#[test]
+fn sparing_beam_moves_changes_only_graded_reductions() {
+    let p = Setup::builtin("classic").unwrap().position;
+    let nodes = |graded: bool, spare: bool| {
+        let mut s = Searcher::new(1 << 16);
+        s.graded_reductions = graded;
+        s.graded_spares_beams = spare;
+        s.search(&p, depth(7), |_| {}).nodes
+    };
+    let plain = nodes(false, false);
+    assert_eq!(nodes(false, true), plain);
+    let (graded, spared) = (nodes(true, false), nodes(true, true));
+    assert!(
+        spared != graded && spared != plain,
+        "{plain} {graded} {spared}"
+    );
 }
 
 /// The graded reduction grows with the depth and the move's place, and is never less than the
@@ -700,12 +708,7 @@ fn aspiration_keeps_forced_wins_and_scores() {
     let mut compared = 0;
     for (puzzle, p, plies) in short_puzzles(2) {
         let (with, without) = (search(&p, true, plies + 2), search(&p, false, plies + 2));
-        assert_eq!(
-            (with.best, with.score),
-            (without.best, without.score),
-            "{}",
-            puzzle.name
-        );
+        assert_same_answer(&with, &without, &puzzle.name);
         compared += 1;
     }
     assert!(compared >= 12, "{compared}");

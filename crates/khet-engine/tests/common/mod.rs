@@ -32,3 +32,9 @@ pub fn bare2(extra: &[(&str, Piece)]) -> Position {
     pieces.extend_from_slice(extra);
     board(Edition::Khet2, Color::Silver, &pieces)
 }
+
+/// Asserts that two searches chose the same move with the same score; `what` names the case.
+#[track_caller]
+pub fn assert_same_answer(a: &SearchResult, b: &SearchResult, what: &str) {
+    assert_eq!((a.best, a.score), (b.best, b.score), "{what}");
+}
