@@ -658,8 +658,9 @@ impl Position {
         let mut mirrors = 0u128;
         let mut swappers = 0u128;
         let mut swappable = 0u128;
-        // turns[d][a]: squares whose piece turns a beam travelling `d` to travel `a`.
-        let mut turns = [[0u128; 4]; 4];
+        // turns[d][k]: squares whose piece turns a beam travelling `d` to its side `k` (0: to
+        // direction d + 1, 1: to d + 3; a mirror never passes a beam on or sends it back).
+        let mut turns = [[0u128; 2]; 4];
         // Only the pieces are looked at (a dozen or two in an ending, of 80 squares).
         let occupied = self.occupancy().0;
         let empty = BOARD & !occupied;
@@ -690,21 +691,10 @@ impl Position {
             for d in 0..4 {
                 let a = ACTIONS[byte as usize][d];
                 if a < 4 {
-                    turns[d][a as usize] |= bit;
+                    debug_assert!(a as usize & 1 != d & 1, "a mirror turns a beam sideways");
+                    turns[d][usize::from(a as usize != (d + 1) & 3)] |= bit;
                 } else if a == HIT && !mine {
                     hit[d] |= bit;
-                }
-            }
-        }
-        // The turns some piece makes, in the order of `turns` (a piece turns a beam to one side
-        // or the other, never back: at most 8 of the 16).
-        let mut turning = [(0usize, 0usize, 0u128); 16];
-        let mut turnings = 0;
-        for (d, turn) in turns.iter().enumerate() {
-            for (a, &mask) in turn.iter().enumerate() {
-                if mask != 0 {
-                    turning[turnings] = (d, a, mask);
-                    turnings += 1;
                 }
             }
         }
@@ -723,6 +713,13 @@ impl Position {
                 swappable & !swap2,
             ]
         };
+        // Where a beam can be turned for one, two or three moves: an own mirror turned, or a
+        // mirror placed or swapped in.
+        let turn = [
+            mirrors | place[0] | swap[0],
+            place[1] | swap[1],
+            place[2] | swap[2],
+        ];
         // lit[d]: squares a beam leaves travelling `d`, at the cost reached so far; more[c][d]:
         // what becomes reachable at cost `c` (carried forward from cheaper costs).
         let mut lit = [0u128; 4];
@@ -760,10 +757,10 @@ impl Position {
             }
             // Close under the free steps: running on over empty squares, turning at mirrors.
             while dirty != 0 {
-                for d in 0..4 {
-                    if dirty & 1 << d == 0 {
-                        continue;
-                    }
+                let mut todo = dirty;
+                while todo != 0 {
+                    let d = todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
                     lit[d] = run(lit[d], empty, d);
                     entered[d] = step(lit[d], d) | entry[d];
                     if entered[d] & enemy_pharaoh != 0 {
@@ -777,28 +774,32 @@ impl Position {
                 if capture == REACH_CAP && (0..4).any(|d| entered[d] & hit[d] != 0) {
                     capture = cost as u8;
                 }
-                let ran = dirty;
+                let mut ran = dirty;
                 dirty = 0;
-                for &(d, a, mask) in &turning[..turnings] {
-                    if ran & 1 << d == 0 {
-                        continue;
-                    }
-                    let new = entered[d] & mask & !lit[a];
-                    if new != 0 {
-                        lit[a] |= new;
-                        dirty |= 1 << a;
+                while ran != 0 {
+                    let d = ran.trailing_zeros() as usize;
+                    ran &= ran - 1;
+                    for (k, a) in [(d + 1) & 3, (d + 3) & 3].into_iter().enumerate() {
+                        let new = entered[d] & turns[d][k] & !lit[a];
+                        if new != 0 {
+                            lit[a] |= new;
+                            dirty |= 1 << a;
+                        }
                     }
                 }
             }
             // What one, two or three moves more open from here.
             for (d, &e) in entered.iter().enumerate() {
-                let sides = [(d + 1) & 3, (d + 3) & 3];
+                if e == 0 {
+                    continue;
+                }
                 // An own piece moved off, or an enemy piece this shot removes.
                 more[cost + 1][d] |= e & (movable | hit[d]);
-                for t in sides {
-                    more[cost + 1][t] |= e & (mirrors | place[0] | swap[0]);
-                    more[cost + 2][t] |= e & (place[1] | swap[1]);
-                    more[cost + 3][t] |= e & (place[2] | swap[2]);
+                let turned = [e & turn[0], e & turn[1], e & turn[2]];
+                for t in [(d + 1) & 3, (d + 3) & 3] {
+                    for (k, &squares) in turned.iter().enumerate() {
+                        more[cost + 1 + k][t] |= squares;
+                    }
                 }
             }
         }
