@@ -756,35 +756,30 @@ impl Position {
                 }
             }
             // Close under the free steps: running on over empty squares, turning at mirrors.
+            // One direction at a time, its turns marking the others to run (again): what a
+            // direction gathers from several turns is run once.
             while dirty != 0 {
-                let mut todo = dirty;
-                while todo != 0 {
-                    let d = todo.trailing_zeros() as usize;
-                    todo &= todo - 1;
-                    lit[d] = run(lit[d], empty, d);
-                    entered[d] = step(lit[d], d) | entry[d];
-                    if entered[d] & enemy_pharaoh != 0 {
-                        dirs |= 1 << d;
-                        found.get_or_insert(cost as u8);
+                let d = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                lit[d] = run(lit[d], empty, d);
+                let e = step(lit[d], d) | entry[d];
+                entered[d] = e;
+                if e & enemy_pharaoh != 0 {
+                    dirs |= 1 << d;
+                    found.get_or_insert(cost as u8);
+                    if !sides {
+                        // A capture this cost or later counts as the Pharaoh's cost.
+                        return Reach::from_search(found, 0, capture);
                     }
                 }
-                if !sides && found.is_some() {
-                    return Reach::from_search(found, 0, capture);
-                }
-                if capture == REACH_CAP && (0..4).any(|d| entered[d] & hit[d] != 0) {
+                if capture == REACH_CAP && e & hit[d] != 0 {
                     capture = cost as u8;
                 }
-                let mut ran = dirty;
-                dirty = 0;
-                while ran != 0 {
-                    let d = ran.trailing_zeros() as usize;
-                    ran &= ran - 1;
-                    for (k, a) in [(d + 1) & 3, (d + 3) & 3].into_iter().enumerate() {
-                        let new = entered[d] & turns[d][k] & !lit[a];
-                        if new != 0 {
-                            lit[a] |= new;
-                            dirty |= 1 << a;
-                        }
+                for (k, a) in [(d + 1) & 3, (d + 3) & 3].into_iter().enumerate() {
+                    let new = e & turns[d][k] & !lit[a];
+                    if new != 0 {
+                        lit[a] |= new;
+                        dirty |= 1 << a;
                     }
                 }
             }
