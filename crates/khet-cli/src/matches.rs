@@ -41,7 +41,8 @@ pub struct Switches {
     /// test is undecided, so it is off).
     pub graded_reductions: bool,
     /// Whether graded reductions spare the moves that touch a beam, reducing them a ply
-    /// only (`-spare` on, with graded reductions).
+    /// only (`-spare` on, with graded reductions: its sequential test is undecided, so it is
+    /// off).
     pub graded_spares_beams: bool,
     /// Whether its search tries null moves (`-nonull` off).
     pub null_moves: bool,

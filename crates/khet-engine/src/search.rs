@@ -47,6 +47,8 @@
 //! [`Searcher::graded_spares_beams`] (off by default) keeps the one-ply reduction for the
 //! moves most likely to set one up: those that touch a square either side's beam lights
 //! (turning or moving a piece on it, or stepping into it), which block, open or turn a shot.
+//! It searches between the two (to depth 9 from Classic: 2.49 M nodes one-ply, 1.06 M graded,
+//! 1.53 M so), and the same test was undecided nearer to no gain: Elo +5 (−13 to +24) after 707.
 //!
 //! Aspiration ([`Searcher::aspiration`]): from depth [`ASPIRATION_DEPTH`] on, an iteration is
 //! searched first in a window [`ASPIRATION_WINDOW`] either side of the last iteration's score,
