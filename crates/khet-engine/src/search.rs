@@ -411,7 +411,8 @@ struct EvalCache {
 /// The most slots an [`EvalCache`] has (16 bytes each: 4 MiB a thread); it has no more than
 /// the searcher's transposition table, so a small searcher stays small. A search from a won
 /// position makes some 300,000 evaluations in a few seconds; eight times the 32,768 slots it
-/// had took 2–6% of the instructions off a search to a fixed depth (the README's "Speed").
+/// had took 1.5–6.3% of the instructions off a search to a fixed depth (the README's
+/// "Speed").
 const EVAL_SLOTS: usize = 1 << 18;
 
 impl EvalCache {
