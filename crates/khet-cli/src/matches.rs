@@ -551,9 +551,10 @@ const MAX_LOG: usize = 16 << 20;
 /// only its new games, so its logs are given in order), so that a stopped match, a sequential
 /// test above all, goes on where it stopped instead of starting again. Only the `game N (…)`
 /// lines `play_match` prints count. Each must name `a` as the match names it, be numbered in
-/// turn from 1, and start where `plan` would start that game (the same setups and opening
-/// plies, or the same book); a last game without its pair's other half is dropped, to be
-/// played again. The draws a side led are not in the lines, so the summary counts them for
+/// turn from 1, and start where `plan` would start that game (the same setups, with or without
+/// random opening plies, or the same book; how many plies is not in the lines, so a log made
+/// with another `--opening-plies` is not told apart); a last game without its pair's other
+/// half is dropped, to be played again. The draws a side led are not in the lines, so the summary counts them for
 /// the new games only.
 pub fn read_resume(
     paths: &[std::path::PathBuf],
