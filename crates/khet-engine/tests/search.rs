@@ -118,6 +118,17 @@ fn shipped_puzzles() -> khet_engine::puzzle::PuzzleBook {
     khet_engine::puzzle::PuzzleBook::from_bytes(&bytes, path).expect("they read")
 }
 
+/// Asserts that a search of `puzzle`'s start chose the solution's first move.
+#[track_caller]
+fn assert_plays_first_move(r: &SearchResult, puzzle: &khet_engine::puzzle::Puzzle) {
+    assert_eq!(
+        r.best.map(|m| m.to_string()).as_deref(),
+        Some(puzzle.solution[0].as_str()),
+        "{}",
+        puzzle.name
+    );
+}
+
 /// The shipped puzzles in at most `moves` moves, each with its start and the plies of its win.
 fn short_puzzles(moves: u32) -> Vec<(khet_engine::puzzle::Puzzle, Position, u32)> {
     shipped_puzzles()
@@ -541,10 +552,7 @@ fn threads_agree_with_one_thread_where_the_answer_is_forced() {
             let what = format!("{} with {threads} threads", puzzle.name);
             assert_same_answer(&many, &one, &what);
         }
-        assert_eq!(
-            one.best.map(|m| m.to_string()).as_deref(),
-            Some(puzzle.solution[0].as_str())
-        );
+        assert_plays_first_move(&one, &puzzle);
         compared += 1;
     }
     assert!(compared >= 12, "{compared}");
@@ -572,12 +580,7 @@ fn null_moves_keep_every_forced_win() {
             s.search(&p, limits, |_| {})
         };
         let without = search(false, depth(plies));
-        assert_eq!(
-            without.best.map(|m| m.to_string()).as_deref(),
-            Some(puzzle.solution[0].as_str()),
-            "{}",
-            puzzle.name
-        );
+        assert_plays_first_move(&without, &puzzle);
         let later = search(true, depth(plies + 2));
         let exact = search(
             true,
@@ -611,12 +614,7 @@ fn graded_reductions_keep_every_forced_win() {
         let without = search(false, false);
         for with in [search(true, false), search(true, true)] {
             assert_same_answer(&with, &without, &puzzle.name);
-            assert_eq!(
-                with.best.map(|m| m.to_string()).as_deref(),
-                Some(puzzle.solution[0].as_str()),
-                "{}",
-                puzzle.name
-            );
+            assert_plays_first_move(&with, &puzzle);
         }
         compared += 1;
     }
