@@ -70,6 +70,10 @@ pub struct Settings {
     pub online_server: String,
     /// The most threads the computer searches with; 0 is Auto (see [`Settings::search_threads`]).
     pub computer_threads: usize,
+    /// Master plays the opening book's move at once where the book has the position; off, it
+    /// thinks from the first move (for a player who wants its openings searched, or varied by
+    /// the time it is given).
+    pub computer_book: bool,
 }
 
 impl Default for Settings {
@@ -93,6 +97,7 @@ impl Default for Settings {
             online_name: String::new(),
             online_server: format!("ws://127.0.0.1:{}", khet_protocol::DEFAULT_PORT),
             computer_threads: 0,
+            computer_book: true,
         }
     }
 }

@@ -93,6 +93,8 @@ fn panel(
         })
         .response
         .on_hover_text("Auto leaves one core to the window and gives the computer the rest; fewer keeps the machine free for other work");
+        ui.checkbox(&mut s.computer_book, "Master opens from its book")
+            .on_hover_text("Where its opening book has the position, Master plays the book's move (found by a long search) at once; off, it thinks from the first move");
         ui.separator();
         ui.label("Sound");
         ui.horizontal(|ui| {

@@ -3,7 +3,8 @@
 //! click writes. A new game or a take-back stops a running search at once through its atomic
 //! flag. It answers draw offers (accepts only when it is not ahead), claims a repetition only
 //! when it is behind, and gives a person a hint (the move Master would play) in casual games.
-//! Master plays the opening book's move at once where the book has the position.
+//! Master plays the opening book's move at once where the book has the position, unless the
+//! settings turn the book off.
 //! With clocks, it plans its time from its own clock.
 
 use crate::news::News;
@@ -158,6 +159,22 @@ fn decide(
     }
 }
 
+/// The computer's searcher under `settings`. Master and Strong search on the threads the
+/// settings allow (the lower levels' fixed-depth scoring is one thread's); Master's timed search
+/// plays the opening book's move where it has one, if the settings say so. The book is read (a
+/// few milliseconds) the first time it is wanted and kept in `book`.
+fn searcher(settings: &crate::settings::Settings, book: &mut Option<Arc<Book>>) -> Searcher {
+    let mut searcher = Searcher::new(1 << 18);
+    searcher.threads = settings.search_threads();
+    if settings.computer_book {
+        searcher.book = Some(
+            book.get_or_insert_with(|| Arc::new(Book::builtin()))
+                .clone(),
+        );
+    }
+    searcher
+}
+
 fn start_thinking(
     m: Res<Match>,
     show: Res<Show>,
@@ -188,16 +205,7 @@ fn start_thinking(
         }
         (_, None) => budget(level),
     };
-    let mut searcher = Searcher::new(1 << 18);
-    // Master and Strong search on the threads the settings allow; the lower levels' fixed-depth
-    // scoring is one thread's.
-    searcher.threads = settings.search_threads();
-    // Master's timed search plays the opening book's move where it has one; the book is read
-    // (a few milliseconds) the first time the computer thinks.
-    searcher.book = Some(
-        book.get_or_insert_with(|| Arc::new(Book::builtin()))
-            .clone(),
-    );
+    let searcher = searcher(&settings, &mut book);
     let threads = searcher.threads;
     // Taken before the searcher moves into the task: setting it ends the search at once.
     let stop = searcher.stop_flag();
@@ -254,5 +262,34 @@ fn finish_thinking(
             actions.write(TableAction::DeclineDraw);
         }
         Decision::Nothing => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::searcher;
+    use crate::settings::Settings;
+    use khet_engine::{Limits, Setup};
+    use std::time::Duration;
+
+    #[test]
+    fn master_opens_from_the_book_only_if_the_settings_say_so() {
+        let classic = Setup::builtin("khet2/classic").expect("built in").position;
+        let mut book = None;
+        let timed = Limits {
+            time: Some(Duration::from_millis(50)),
+            ..Limits::default()
+        };
+        let mut settings = Settings::default();
+        assert!(settings.computer_book, "on by default");
+        let booked = searcher(&settings, &mut book).search(&classic, timed, |_| {});
+        let entry = khet_engine::Book::builtin()
+            .probe(&classic)
+            .expect("the book has Classic");
+        assert_eq!((booked.best, booked.nodes), (Some(entry.mv), 0));
+        settings.computer_book = false;
+        let searched = searcher(&settings, &mut book).search(&classic, timed, |_| {});
+        assert!(searched.best.is_some());
+        assert!(searched.nodes > 0, "it searched: {searched:?}");
     }
 }
