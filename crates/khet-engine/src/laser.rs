@@ -130,6 +130,24 @@ const BOARD: u128 = (1u128 << 80) - 1;
 const FILE_A: u128 = file_mask(0);
 const FILE_J: u128 = file_mask(9);
 
+/// `ENTERABLE[colour]`: the squares a piece of that colour may stand on, all but the other
+/// colour's reserved ones. The reach estimate places and swaps mirrors only there.
+const ENTERABLE: [u128; 2] = {
+    let mut sets = [0u128; 2];
+    let mut i = 0;
+    while i < SQUARES {
+        let sq = Square::ALL[i];
+        if !crate::position::is_reserved_against(sq, Color::Silver) {
+            sets[0] |= 1u128 << i;
+        }
+        if !crate::position::is_reserved_against(sq, Color::Red) {
+            sets[1] |= 1u128 << i;
+        }
+        i += 1;
+    }
+    sets
+};
+
 /// The squares (bit = square index) of `set` and next to them.
 fn dilate(set: u128) -> u128 {
     // Masked before the sideways shifts, or a bit above the top rank would come back on it.
@@ -621,7 +639,9 @@ impl Position {
     /// Anubis or Obelisk on the beam can be swapped for an own Scarab or Djed, turning the beam
     /// either way, for as many moves as the nearest one is away (at most 3): the two ways
     /// through a wall of pieces round a Pharaoh. Any other enemy piece stops the beam (a stack
-    /// of two Obelisks is taken as one). A beam splitter is taken as a stop.
+    /// of two Obelisks is taken as one). A beam splitter is taken as a stop. No mirror is
+    /// placed or swapped onto a square reserved against `color`: a beam the enemy's reserved
+    /// file would have to turn is not counted as near.
     ///
     /// Computed on bitboards, one cost at a time: the squares a beam can leave in each
     /// direction for at most that many moves, closed under what costs nothing (running on over
@@ -700,8 +720,11 @@ impl Position {
         }
         let near1 = dilate(mirrors);
         let near2 = dilate(near1);
-        // Where placing a mirror costs 1, 2 or 3 moves.
-        let place = [empty & near1, empty & near2 & !near1, empty & !near2];
+        // Where placing a mirror costs 1, 2 or 3 moves: not on a square reserved against it.
+        let enterable = ENTERABLE[own as usize];
+        let open = empty & enterable;
+        let place = [open & near1, open & near2 & !near1, open & !near2];
+        swappable &= enterable;
         // Enemy pieces an own Scarab or Djed 1, 2 or 3 moves away can swap with.
         let (swap1, swap2) = (dilate(swappers), dilate(dilate(swappers)));
         let swap = if swappers == 0 {
@@ -844,6 +867,10 @@ impl Position {
                 3
             }
         };
+        // Placing a mirror where the side may not stand is no way to turn the beam.
+        let enterable = ENTERABLE[own as usize];
+        let may_enter =
+            |mb: usize| Square::from_mb(mb).is_some_and(|sq| enterable >> sq.index() & 1 != 0);
         let place = |mb: usize| steps(mirrors, mb);
         // A bucket queue by cost of states `cell the beam leaves × 4 + direction`, its buckets
         // kept from call to call: the evaluation asks at many leaves.
@@ -893,9 +920,11 @@ impl Position {
                     let sides = [(d + 1) & 3, (d + 3) & 3];
                     if byte == 0 {
                         push(&mut best, buckets, n * 4 + d as usize, cost);
-                        let c = cost + place(n);
-                        for t in sides {
-                            push(&mut best, buckets, n * 4 + t as usize, c);
+                        if may_enter(n) {
+                            let c = cost + place(n);
+                            for t in sides {
+                                push(&mut best, buckets, n * 4 + t as usize, c);
+                            }
                         }
                         continue;
                     }
@@ -912,7 +941,7 @@ impl Position {
                         capture = capture.min(cost);
                         push(&mut best, buckets, n * 4 + d as usize, cost + 1);
                     }
-                    if enemy && swappers != 0 && matches!(kind, 2 | 3 | 6) {
+                    if enemy && swappers != 0 && matches!(kind, 2 | 3 | 6) && may_enter(n) {
                         let c = cost + steps(swappers, n);
                         for t in sides {
                             push(&mut best, buckets, n * 4 + t as usize, c);
@@ -1213,6 +1242,22 @@ mod tests {
         for p in [p, far] {
             assert_eq!(p.reaches(Color::Silver), p.reaches_stepwise(Color::Silver));
         }
+    }
+
+    #[test]
+    fn reach_places_no_mirror_on_a_square_reserved_against_the_side() {
+        // Silver's beam turns west at j3 and runs off the board at a3. A Pyramid on a3, one
+        // step from Silver's on b2, would turn it north into Red's Pharaoh on a6, but the a
+        // file is Red's: Silver has to go round, a Pyramid to b3 (1) and another to b6 (3).
+        let p: Position = "x39//k9///9P3/1P18/4K4X1 0".parse().unwrap();
+        let reach = p.reaches(Color::Silver);
+        assert_eq!(reach.pharaoh, 4);
+        assert_eq!(reach, p.reaches_stepwise(Color::Silver));
+        // Red, the same mirrored, may not place one on j6 either.
+        assert_eq!(p.mirrored().reaches(Color::Red), reach);
+        // On the b file the same plan is one move.
+        let b: Position = "x39//1k8///9P3/2P17/4K4X1 0".parse().unwrap();
+        assert_eq!(b.reach(Color::Silver), 1);
     }
 
     #[test]
