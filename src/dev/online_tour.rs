@@ -127,8 +127,12 @@ fn run(
     mut moves: MessageWriter<MoveRequested>,
     mut go: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
+    mut frames: ResMut<crate::frames::NextFrame>,
     mut commands: Commands,
 ) {
+    // The script drives the game frame by frame, as the autoplay's does: it never lets the
+    // loop rest, or it would wait on the heartbeat for input nobody gives.
+    frames.now();
     let t = &mut *tour;
     t.auto.frames += 1;
     if t.auto.frames > FRAME_LIMIT {
