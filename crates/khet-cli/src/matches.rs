@@ -554,8 +554,8 @@ const MAX_LOG: usize = 16 << 20;
 /// turn from 1, and start where `plan` would start that game (the same setups, with or without
 /// random opening plies, or the same book; how many plies is not in the lines, so a log made
 /// with another `--opening-plies` is not told apart); a last game without its pair's other
-/// half is dropped, to be played again. The draws a side led are not in the lines, so the summary counts them for
-/// the new games only.
+/// half is dropped, to be played again. The draws a side led are not in the lines, so the
+/// summary counts them for the new games only.
 pub fn read_resume(
     paths: &[std::path::PathBuf],
     a: &Contender,
