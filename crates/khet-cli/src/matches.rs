@@ -547,15 +547,31 @@ pub struct MatchPlan {
 /// The longest match log `--resume` reads, in bytes.
 const MAX_LOG: usize = 16 << 20;
 
+/// The first line of a match's log: what its game lines do not say (the time a move, and how
+/// many random plies open each pair or how long the book is), so that `--resume` can refuse a
+/// log played another way.
+fn plan_line(plan: &MatchPlan) -> String {
+    let ms = plan.movetime.as_millis();
+    match &plan.book {
+        Some(book) if book.len() == 1 => format!("plan: {ms} ms a move, a book of 1 position"),
+        Some(book) => format!("plan: {ms} ms a move, a book of {} positions", book.len()),
+        None => format!(
+            "plan: {ms} ms a move, {} random opening plies",
+            plan.opening_plies
+        ),
+    }
+}
+
 /// The results for `a` of the games match logs show, read in turn (a run resumed before logs
 /// only its new games, so its logs are given in order), so that a stopped match, a sequential
 /// test above all, goes on where it stopped instead of starting again. Only the `game N (…)`
 /// lines `play_match` prints count. Each must name `a` as the match names it, be numbered in
 /// turn from 1, and start where `plan` would start that game (the same setups, with or without
-/// random opening plies, or the same book; how many plies is not in the lines, so a log made
-/// with another `--opening-plies` is not told apart); a last game without its pair's other
-/// half is dropped, to be played again. The draws a side led are not in the lines, so the
-/// summary counts them for the new games only.
+/// random opening plies, or the same book); a log's `plan:` line (see [`plan_line`]) must be
+/// this plan's, so another time a move, number of opening plies or length of book is refused
+/// (logs written before that line existed have none, and are read without that check); a last
+/// game without its pair's other half is dropped, to be played again. The draws a side led are
+/// not in the lines, so the summary counts them for the new games only.
 pub fn read_resume(
     paths: &[std::path::PathBuf],
     a: &Contender,
@@ -589,9 +605,17 @@ fn read_log(
     let bytes = crate::files::read_bounded(path, MAX_LOG).map_err(|e| format!("{name}: {e}"))?;
     let text = std::str::from_utf8(&bytes).map_err(|_| format!("{name}: not UTF-8 text"))?;
     let who = a.name();
+    let plan_line = plan_line(plan);
     for (i, line) in text.lines().enumerate() {
         let at = |why: String| format!("{name}:{}: {why}", i + 1);
-        let Some(rest) = line.trim_start_matches('\u{feff}').strip_prefix("game ") else {
+        let line = line.trim_start_matches('\u{feff}');
+        if line.starts_with("plan: ") && line != plan_line {
+            return Err(at(format!(
+                "the log's '{}' is not this match's '{plan_line}'",
+                khet_engine::text::quote(line)
+            )));
+        }
+        let Some(rest) = line.strip_prefix("game ") else {
             continue;
         };
         let Some((number, rest)) = rest.split_once(" (") else {
@@ -954,6 +978,7 @@ pub fn play_match(
     for &score in &plan.resume {
         tally.add(score);
     }
+    say!(out, "{}", plan_line(plan));
     if !plan.resume.is_empty() {
         say!(
             out,

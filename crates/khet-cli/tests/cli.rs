@@ -491,8 +491,9 @@ fn a_match_from_a_book_plays_each_position_from_both_sides() {
     let (code, again, err) = resume("master", "4", &[log]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        again.starts_with("resumed after 2 games (+1 =0 -1)")
-            && !again.contains("game 2 (")
+        again.starts_with(
+            "plan: 20 ms a move, a book of 1 position\nresumed after 2 games (+1 =0 -1)"
+        ) && !again.contains("game 2 (")
             && again.contains("game 3 (book 1, Master plays Silver): Silver wins")
             && again.contains("game 4 (book 1, Master plays Red): Silver wins")
             && again.contains("+2 =0 -2 over 4 games"),
@@ -507,7 +508,7 @@ fn a_match_from_a_book_plays_each_position_from_both_sides() {
     let (code, third, err) = resume("master", "6", &[log, log2.to_str().expect("path")]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        third.starts_with("resumed after 4 games (+2 =0 -2)")
+        third.contains("\nresumed after 4 games (+2 =0 -2)")
             && third.contains("game 5 (")
             && third.contains("+3 =0 -3 over 6 games"),
         "{third}"
@@ -516,11 +517,11 @@ fn a_match_from_a_book_plays_each_position_from_both_sides() {
     let (code, _, err) = resume("strong", "4", &[log]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("match.log:1: game 1 was 'book 1, Master'"),
+        err.contains("match.log:2: game 1 was 'book 1, Master'"),
         "{err}"
     );
     let half = dir.join("half.log");
-    let first_line = out.lines().next().expect("a game line");
+    let first_line = out.lines().nth(1).expect("a game line");
     std::fs::write(&half, format!("{first_line}\n")).unwrap();
     let (code, again, err) = resume("master", "2", &[half.to_str().expect("path")]);
     assert_eq!(code, 0, "{err}");
@@ -539,6 +540,50 @@ fn a_match_from_a_book_plays_each_position_from_both_sides() {
         err.contains("half.log:1: game 2 where game 1 was due"),
         "{err}"
     );
+    // A log played with another number of opening plies or time a move is refused: its games
+    // started elsewhere, or were played at another strength.
+    let other = dir.join("other.log");
+    std::fs::write(
+        &other,
+        "plan: 20 ms a move, 5 random opening plies\n\
+         game 1 (classic opening 1, Master plays Silver): Silver wins after 3 plies\n\
+         game 2 (classic opening 1, Master plays Red): Silver wins after 3 plies\n",
+    )
+    .unwrap();
+    let other = other.to_str().expect("path");
+    let (code, _, err) =
+        against_beginner("master", "4", &["--resume", other, "--opening-plies", "4"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(
+            "other.log:1: the log's 'plan: 20 ms a move, 5 random opening plies' is not this \
+             match's 'plan: 20 ms a move, 4 random opening plies'"
+        ),
+        "{err}"
+    );
+    let (code, _, err) = run(&[
+        "match",
+        "--a",
+        "master",
+        "--games",
+        "4",
+        "--movetime",
+        "30",
+        "--opening-plies",
+        "5",
+        "--resume",
+        other,
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("is not this match's 'plan: 30 ms a move"),
+        "{err}"
+    );
+    // The same plan reads it: its two games count.
+    let (code, _, err) =
+        against_beginner("master", "2", &["--resume", other, "--opening-plies", "5"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("2 games played already"), "{err}");
     std::fs::write(dir.join("bad.txt"), "x29 0\n").unwrap();
     let bad = dir.join("bad.txt");
     let (code, _, err) = run(&["match", "--book", bad.to_str().unwrap()]);
