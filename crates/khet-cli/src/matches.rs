@@ -1268,8 +1268,9 @@ mod tests {
         let books = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/books");
         let first = read_book(&books.join("ahead.txt")).unwrap();
         let second = read_book(&books.join("ahead-2.txt")).unwrap();
-        assert_eq!((first.len(), second.len()), (34, 59));
-        for p in first.iter().chain(&second) {
+        let fortress = read_book(&books.join("fortress.txt")).unwrap();
+        assert_eq!((first.len(), second.len(), fortress.len()), (34, 59, 18));
+        for p in first.iter().chain(&second).chain(&fortress) {
             let m = material(p);
             assert!((m[0] - m[1]).abs() >= 150, "{p}");
             assert!(!second.contains(p) || !first.contains(p), "{p} in both");
