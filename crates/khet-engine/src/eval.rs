@@ -43,6 +43,11 @@ pub struct Weights {
     /// one move cannot meet, so the side ahead is paid for building one. 0 (off) until its
     /// sequential test from the setups passes (see the README).
     pub pharaoh_sides: i32,
+    /// For a side ahead by [`REACH_LEAD`] or more: each own mirror (Pyramid, Scarab, Djed)
+    /// within two kings' steps of the enemy Pharaoh, a siege from which threats come from more
+    /// than one side. 0 (off) until its sequential test from the setups passes (see the
+    /// README); at 10, from the books of won positions it converted a few more.
+    pub siege: i32,
 }
 
 /// The material lead (centipawns) from which a side's [`Weights::reach`] counts: level
@@ -50,7 +55,7 @@ pub struct Weights {
 pub const REACH_LEAD: i32 = 150;
 
 /// How many weights (and features) the evaluation has.
-pub const FEATURES: usize = 11;
+pub const FEATURES: usize = 12;
 
 impl Weights {
     /// The weights times the features: the evaluation of a position with features `f`.
@@ -72,6 +77,7 @@ impl Weights {
             self.reach,
             self.capture_reach,
             self.pharaoh_sides,
+            self.siege,
         ]
     }
 
@@ -89,6 +95,7 @@ impl Weights {
             ("reach", &mut self.reach),
             ("capture_reach", &mut self.capture_reach),
             ("pharaoh_sides", &mut self.pharaoh_sides),
+            ("siege", &mut self.siege),
         ]
     }
 }
@@ -112,6 +119,7 @@ pub const WEIGHTS: Weights = Weights {
     reach: 20,
     capture_reach: 20,
     pharaoh_sides: 0,
+    siege: 0,
 };
 
 /// The value of losing this piece (one obelisk of a stack).
@@ -156,8 +164,9 @@ pub fn capture_gain(before: &Position, mv: crate::Move, hits: Hits, mover: Color
     gain
 }
 
-/// For each square, the bits of the squares next to it (the square itself included).
-static NEIGHBOURHOOD: [u128; 80] = {
+/// For each square, the bits of the squares at most `steps` kings' steps from it (the square
+/// itself included).
+const fn within(steps: i32) -> [u128; 80] {
     let mut t = [0u128; 80];
     let mut i = 0;
     while i < 80 {
@@ -165,7 +174,7 @@ static NEIGHBOURHOOD: [u128; 80] = {
         let mut j: usize = 0;
         while j < 80 {
             let (g, q) = ((j % 10) as i32, (j / 10) as i32);
-            if (f - g).abs() <= 1 && (r - q).abs() <= 1 {
+            if (f - g).abs() <= steps && (r - q).abs() <= steps {
                 t[i] |= 1u128 << j;
             }
             j += 1;
@@ -173,7 +182,13 @@ static NEIGHBOURHOOD: [u128; 80] = {
         i += 1;
     }
     t
-};
+}
+
+/// For each square, the bits of the squares next to it (the square itself included).
+static NEIGHBOURHOOD: [u128; 80] = within(1);
+
+/// For each square, the bits of the squares within two kings' steps of it.
+static NEAR2: [u128; 80] = within(2);
 
 /// The position's worth to the side to move, with the default weights.
 pub fn evaluate(p: &Position) -> i32 {
@@ -197,15 +212,19 @@ pub fn features(p: &Position) -> [i32; FEATURES] {
 fn features_with(p: &Position, sides: bool) -> [i32; FEATURES] {
     let us = p.side_to_move();
     // Per side: pyramids, anubis, obelisks, guards, forwardness, beam near the enemy Pharaoh,
-    // enemy pieces the beam hits, and (when well ahead) reach, capture reach and the enemy
-    // Pharaoh's sides reached.
-    let mut side = [[0i32; 10]; 2];
+    // enemy pieces the beam hits, and (when well ahead) reach, capture reach, the enemy
+    // Pharaoh's sides reached and the own mirrors near it.
+    let mut side = [[0i32; 11]; 2];
     let mut pharaoh = [None::<Square>; 2];
     let mut own = [0u128; 2];
+    let mut mirrors = [0u128; 2];
     for (sq, piece) in p.pieces() {
         let c = piece.color().index();
         own[c] |= 1u128 << sq.index();
         let height = piece.height() as i32;
+        if matches!(piece.kind(), Kind::Pyramid | Kind::Scarab | Kind::Djed) {
+            mirrors[c] |= 1u128 << sq.index();
+        }
         match piece.kind() {
             Kind::Pyramid => side[c][0] += height,
             Kind::Anubis => side[c][1] += height,
@@ -240,11 +259,15 @@ fn features_with(p: &Position, sides: bool) -> [i32; FEATURES] {
             + usize::from(hits.pharaoh_hit(enemy))) as i32;
     }
     let worth =
-        |s: &[i32; 10]| s[0] * WEIGHTS.pyramid + s[1] * WEIGHTS.anubis + s[2] * WEIGHTS.obelisk;
+        |s: &[i32; 11]| s[0] * WEIGHTS.pyramid + s[1] * WEIGHTS.anubis + s[2] * WEIGHTS.obelisk;
     let lead = worth(&side[0]) - worth(&side[1]);
     for color in Color::ALL {
         let ahead = if color == Color::Silver { lead } else { -lead };
-        if ahead >= REACH_LEAD && pharaoh[color.other().index()].is_some() {
+        if ahead >= REACH_LEAD
+            && let Some(eph) = pharaoh[color.other().index()]
+        {
+            side[color.index()][10] =
+                (mirrors[color.index()] & NEAR2[eph.index()]).count_ones() as i32;
             let reach = p.reaches_with(color, sides);
             side[color.index()][7] = (REACH_CAP - reach.pharaoh) as i32;
             side[color.index()][8] = (REACH_CAP - reach.capture) as i32;
@@ -267,6 +290,7 @@ fn features_with(p: &Position, sides: bool) -> [i32; FEATURES] {
         a[7] - b[7],
         a[8] - b[8],
         a[9] - b[9],
+        a[10] - b[10],
     ]
 }
 
@@ -322,6 +346,13 @@ mod tests {
         let mut red_ahead = fork;
         red_ahead.set_side_to_move(Color::Red);
         assert_eq!(features(&red_ahead)[sides], -1);
+        // Own mirrors within two kings' steps of the enemy Pharaoh, for the side ahead only:
+        // the Pyramid on c3 (two files and two ranks from e5; the Anubises on d3 and e3 are no
+        // mirrors, the Scarab on c2 is three ranks off); Silver's Pyramid on c2 beside c3.
+        let siege = at("siege");
+        assert_eq!((f[siege], features(&fork)[siege]), (1, 1));
+        assert_eq!(features(&red_ahead)[siege], -1);
+        assert_eq!(features(&level)[siege], 0);
         // The evaluation is the weights times the features, whether it weighs the sides (and
         // so works them out) or not.
         for weight in [0, 20] {
