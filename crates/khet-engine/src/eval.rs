@@ -346,9 +346,10 @@ mod tests {
         let mut red_ahead = fork;
         red_ahead.set_side_to_move(Color::Red);
         assert_eq!(features(&red_ahead)[sides], -1);
-        // Own mirrors within two kings' steps of the enemy Pharaoh, for the side ahead only:
-        // the Pyramid on c3 (two files and two ranks from e5; the Anubises on d3 and e3 are no
-        // mirrors, the Scarab on c2 is three ranks off); Silver's Pyramid on c2 beside c3.
+        // Own mirrors within two kings' steps of the enemy Pharaoh, for the side ahead only.
+        // Here Silver's Pyramid on c3, two files and two ranks from e5 (the Anubises on d3 and
+        // e3 are no mirrors, the Scarab on c2 is three ranks off); in the fork, Silver's
+        // Pyramid on c2 beside the Red Pharaoh on c3.
         let siege = at("siege");
         assert_eq!((f[siege], features(&fork)[siege]), (1, 1));
         assert_eq!(features(&red_ahead)[siege], -1);
