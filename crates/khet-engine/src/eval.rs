@@ -220,17 +220,19 @@ fn features_with(p: &Position, sides: bool) -> [i32; FEATURES] {
     let mut mirrors = [0u128; 2];
     for (sq, piece) in p.pieces() {
         let c = piece.color().index();
-        own[c] |= 1u128 << sq.index();
+        let bit = 1u128 << sq.index();
+        own[c] |= bit;
         let height = piece.height() as i32;
-        if matches!(piece.kind(), Kind::Pyramid | Kind::Scarab | Kind::Djed) {
-            mirrors[c] |= 1u128 << sq.index();
-        }
         match piece.kind() {
-            Kind::Pyramid => side[c][0] += height,
+            Kind::Pyramid => {
+                side[c][0] += height;
+                mirrors[c] |= bit;
+            }
+            Kind::Scarab | Kind::Djed => mirrors[c] |= bit,
             Kind::Anubis => side[c][1] += height,
             Kind::Obelisk => side[c][2] += height,
             Kind::Pharaoh => pharaoh[c] = Some(sq),
-            _ => {}
+            Kind::Sphinx | Kind::Eye => {}
         }
     }
     for color in Color::ALL {
