@@ -56,6 +56,9 @@ pub struct Switches {
     /// Whether a timed search plays the shipped opening book's move where it has one
     /// (`-nobook` off).
     pub book: bool,
+    /// Whether its quiescence search answers a beam on its Pharaoh with parries instead of
+    /// standing pat (`-noparry` off).
+    pub parries: bool,
     /// The threads its search runs on (`@N`).
     pub threads: usize,
     /// What a repetition draw costs it, in centipawns (`-cN`).
@@ -82,6 +85,7 @@ impl Default for Switches {
             threat_space: s.threat_space,
             // The game's Master and the protocol play from the book; a searcher alone does not.
             book: true,
+            parries: s.parries,
             threads: s.threads,
             contempt: s.contempt,
             weights: s.weights,
@@ -91,7 +95,7 @@ impl Default for Switches {
 }
 
 /// Each suffix, what it sets, and how the contender's name says it.
-const SUFFIXES: [(&str, fn(&mut Switches), &str); 10] = [
+const SUFFIXES: [(&str, fn(&mut Switches), &str); 11] = [
     ("-norep", |s| s.repetitions = false, " (no repetitions)"),
     ("-prog", |s| s.progress = true, " (progress)"),
     ("-nolmr", |s| s.reductions = false, " (no reductions)"),
@@ -117,6 +121,11 @@ const SUFFIXES: [(&str, fn(&mut Switches), &str); 10] = [
         " (no threat-space search)",
     ),
     ("-nobook", |s| s.book = false, " (no book)"),
+    (
+        "-noparry",
+        |s| s.parries = false,
+        " (standing pat under fire)",
+    ),
 ];
 
 impl Switches {
@@ -130,6 +139,7 @@ impl Switches {
         searcher.null_moves = self.null_moves;
         searcher.aspiration = self.aspiration;
         searcher.threat_space = self.threat_space;
+        searcher.parries = self.parries;
         searcher.book = self.book.then(crate::openings::shipped);
         searcher.threads = self.threads;
         searcher.contempt = self.contempt;
@@ -187,7 +197,8 @@ impl Contender {
 /// that touches a beam by one ply only), `-nonull` (without null
 /// moves), `-noasp` (without aspiration windows),
 /// `-limits` (knowing the match's draw limits), `-notss` (without the threat-space search),
-/// `-nobook` (without the opening book), `-cN` (a contempt of N centipawns), `-wNAME=VALUE`
+/// `-nobook` (without the opening book), `-noparry` (standing pat under fire in the quiescence
+/// search), `-cN` (a contempt of N centipawns), `-wNAME=VALUE`
 /// (an evaluation weight, named as in `eval::Weights`, set; it may be negative, and the suffix
 /// may be given for several weights),
 /// `-xN` (N times the match's time a move), then `@N` (on N threads); or `engine:COMMAND`.
@@ -277,7 +288,7 @@ impl std::str::FromStr for Contender {
         }
         let level = name.parse().map_err(|e: khet_engine::ParseNameError| {
             format!(
-                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -glmr with graded reductions, -spare with graded reductions sparing moves on a beam, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -notss without the threat-space search, -nobook without the opening book, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, -xN with N times the time a move, @N for N threads"
+                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -glmr with graded reductions, -spare with graded reductions sparing moves on a beam, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -notss without the threat-space search, -nobook without the opening book, -noparry standing pat under fire in the quiescence search, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, -xN with N times the time a move, @N for N threads"
             )
         })?;
         Ok(Contender::Level { level, switches })

@@ -197,19 +197,26 @@ pub fn evaluate(p: &Position) -> i32 {
 
 /// The position's worth to the side to move: the weights times the features.
 pub fn evaluate_with(p: &Position, w: &Weights) -> i32 {
-    let f = features_with(p, w.pharaoh_sides != 0);
-    w.dot(f)
+    evaluate_and_fire(p, w).0
+}
+
+/// [`evaluate_with`], and whether the opponent's beam, as it stands, ends on the side to
+/// move's Pharaoh and not its own (the search must then parry): the evaluation traces that
+/// beam anyway.
+pub(crate) fn evaluate_and_fire(p: &Position, w: &Weights) -> (i32, bool) {
+    let (f, under_fire) = features_with(p, w.pharaoh_sides != 0);
+    (w.dot(f), under_fire)
 }
 
 /// What each weight multiplies, in [`Weights::fields_mut`]'s order, from the side to move's
 /// view: the evaluation is linear in its weights, which is what tuning from data needs.
 pub fn features(p: &Position) -> [i32; FEATURES] {
-    features_with(p, true)
+    features_with(p, true).0
 }
 
 /// [`features`], the Pharaoh's sides left at 0 unless `sides` (the evaluation skips their
 /// work when their weight is 0: it would multiply them by nothing).
-fn features_with(p: &Position, sides: bool) -> [i32; FEATURES] {
+fn features_with(p: &Position, sides: bool) -> ([i32; FEATURES], bool) {
     let us = p.side_to_move();
     // Per side: pyramids, anubis, obelisks, guards, forwardness, beam near the enemy Pharaoh,
     // enemy pieces the beam hits, and (when well ahead) reach, capture reach, the enemy
@@ -218,6 +225,7 @@ fn features_with(p: &Position, sides: bool) -> [i32; FEATURES] {
     let mut pharaoh = [None::<Square>; 2];
     let mut own = [0u128; 2];
     let mut mirrors = [0u128; 2];
+    let mut under_fire = false;
     for (sq, piece) in p.pieces() {
         let c = piece.color().index();
         let bit = 1u128 << sq.index();
@@ -251,6 +259,9 @@ fn features_with(p: &Position, sides: bool) -> [i32; FEATURES] {
         // Beam pressure and threats, from each side's laser as it stands.
         let (lit, hits) = p.beam_summary(color);
         let enemy = color.other();
+        if enemy == us {
+            under_fire = hits.pharaoh_hit(us) && !hits.pharaoh_hit(color);
+        }
         if let Some(eph) = pharaoh[enemy.index()] {
             side[c][5] = (lit & NEIGHBOURHOOD[eph.index()]).count_ones() as i32;
         }
@@ -277,7 +288,7 @@ fn features_with(p: &Position, sides: bool) -> [i32; FEATURES] {
         }
     }
     let (a, b) = (side[us.index()], side[us.other().index()]);
-    [
+    let f = [
         a[0] - b[0],
         a[1] - b[1],
         a[2] - b[2],
@@ -293,7 +304,8 @@ fn features_with(p: &Position, sides: bool) -> [i32; FEATURES] {
         a[8] - b[8],
         a[9] - b[9],
         a[10] - b[10],
-    ]
+    ];
+    (f, under_fire)
 }
 
 #[cfg(test)]

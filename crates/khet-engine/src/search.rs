@@ -81,6 +81,15 @@
 //! helper threads; and its win is left to the full search when the chain's first move leads to
 //! an arrangement the game has had, since the solver knows no history.
 //!
+//! Parries ([`Searcher::parries`]): where the quiescence search finds the opponent's beam, as
+//! the board stands, ending on the side to move's Pharaoh (the opponent's next move lights it
+//! unless it is answered), standing pat would call a lost position quiet. That side's parries
+//! are searched instead: the moves after which the beam no longer ends there (only a move that
+//! touches a square it lights, or whose own shot takes a piece on one, can turn it), with their
+//! captures after them. With none, the position is lost: a fork made at the last ply of the
+//! full search is seen as the win it is, a ply sooner than without. It costs one more
+//! trace of the opponent's beam at each quiescence node.
+//!
 //! Book ([`Searcher::book`], none by default): a timed search (not one to a depth, a node
 //! count or a forced hit) of a position the book has plays the book's move at once, as found
 //! by a long search (see [`crate::book`]), unless it leads to an arrangement the game has had.
@@ -93,7 +102,7 @@
 //! alone, the reported nodes everyone's. One thread is the plain search, exactly.
 
 use crate::book::Book;
-use crate::eval::{WIN, Weights, evaluate_with};
+use crate::eval::{WIN, Weights, evaluate_and_fire};
 use crate::game::Game;
 use crate::laser::Hits;
 use crate::moves::Move;
@@ -357,6 +366,9 @@ pub struct Searcher {
     /// Whether a timed search by a side a Pyramid ahead first looks for a chain of threats
     /// that wins (see the module docs).
     pub threat_space: bool,
+    /// Whether the quiescence search, where the opponent's beam lights the side to move's
+    /// Pharaoh, searches that side's parries instead of standing pat (see the module docs).
+    pub parries: bool,
     /// Move lists of finished nodes, for the next ones to fill (see [`Node`]).
     spare: Vec<Node>,
     /// An opening book a timed search plays from where it has the position (see the module
@@ -403,7 +415,9 @@ struct Child {
 /// traces and, for a side well ahead, the reach. Exact keys, so a search visits the same tree
 /// with it as without it.
 struct EvalCache {
-    slots: Vec<(u64, i32)>,
+    /// Key, evaluation, and whether the side to move is under fire (see
+    /// [`Searcher::parries`]).
+    slots: Vec<(u64, i32, bool)>,
     /// The weights its evaluations were made with.
     weights: Weights,
 }
@@ -420,12 +434,13 @@ impl EvalCache {
     fn new(weights: Weights, slots: usize) -> EvalCache {
         EvalCache {
             // A key no position has in practice, as the transposition table assumes too.
-            slots: vec![(u64::MAX, 0); slots],
+            slots: vec![(u64::MAX, 0, false); slots],
             weights,
         }
     }
 
-    fn evaluate(&mut self, p: &Position, weights: &Weights) -> i32 {
+    /// The evaluation of `p` and whether its side to move is under fire.
+    fn evaluate(&mut self, p: &Position, weights: &Weights) -> (i32, bool) {
         if self.weights != *weights {
             *self = EvalCache::new(*weights, self.slots.len());
         }
@@ -433,9 +448,10 @@ impl EvalCache {
         let mask = self.slots.len() - 1;
         let slot = &mut self.slots[key as usize & mask];
         if slot.0 != key {
-            *slot = (key, evaluate_with(p, weights));
+            let (eval, fire) = evaluate_and_fire(p, weights);
+            *slot = (key, eval, fire);
         }
-        slot.1
+        (slot.1, slot.2)
     }
 }
 
@@ -499,6 +515,7 @@ impl Searcher {
             helper: false,
             evals: EvalCache::new(Weights::default(), n.min(EVAL_SLOTS)),
             threat_space: true,
+            parries: true,
             spare: Vec::new(),
             book: None,
         }
@@ -532,8 +549,13 @@ impl Searcher {
     /// The evaluation of `p` for its side to move (from the cache when it was made before),
     /// faded at `ply` when progress is on.
     fn evaluate(&mut self, p: &Position, ply: usize) -> i32 {
-        let eval = self.evals.evaluate(p, &self.weights);
-        self.fade(eval, ply)
+        self.evaluate_fired(p, ply).0
+    }
+
+    /// [`Searcher::evaluate`], and whether the side to move is under fire.
+    fn evaluate_fired(&mut self, p: &Position, ply: usize) -> (i32, bool) {
+        let (eval, fire) = self.evals.evaluate(p, &self.weights);
+        (self.fade(eval, ply), fire)
     }
 
     fn out_of_time(&mut self) -> bool {
@@ -770,6 +792,7 @@ impl Searcher {
             helper: true,
             evals: EvalCache::new(self.weights, self.evals.slots.len()),
             threat_space: false,
+            parries: self.parries,
             spare: Vec::new(),
             book: None,
         }
@@ -1298,7 +1321,11 @@ impl Searcher {
 
     /// Only shots that hit something (and Pharaoh kills) are searched past the horizon.
     fn quiesce(&mut self, p: &Position, mut alpha: i32, beta: i32, ply: usize, qdepth: u32) -> i32 {
-        let stand = self.evaluate(p, ply);
+        let (stand, fire) = self.evaluate_fired(p, ply);
+        if fire && self.parries && ply < MAX_PLY - 1 {
+            let their_lit = p.beam_summary(!p.side_to_move()).0;
+            return self.parry(p, alpha, beta, ply, (qdepth, stand), their_lit);
+        }
         if stand >= beta || qdepth == 0 || ply >= MAX_PLY - 1 {
             return stand.max(alpha.min(stand));
         }
@@ -1313,14 +1340,9 @@ impl Searcher {
             if quiet && !touches(mv, beam.0) {
                 return;
             }
-            let mut child = *p;
-            let hits = child.play_beside(mv, beam);
-            if let Some(s) = terminal_score(side, hits, ply + 1) {
-                if s > 0 {
-                    win = Some(s);
-                }
+            let Some((child, hits)) = child_unless_over(p, mv, beam, ply, &mut win) else {
                 return;
-            }
+            };
             let gain = crate::eval::capture_gain(p, mv, hits, side);
             if gain > 0 {
                 captures.push((gain, child));
@@ -1341,6 +1363,98 @@ impl Searcher {
         }
         alpha
     }
+
+    /// The quiescence search of a side whose Pharaoh the opponent's beam lights (see
+    /// [`Searcher::parries`]): standing pat would lose, so only its parries count, each a move
+    /// after which that beam no longer ends on it (`their_lit` the squares it lights now: a
+    /// move can turn it only by touching one of them, or by its own shot taking a piece on
+    /// one). With none, the opponent's next shot wins. With quiescence plies left, each parry
+    /// is searched on (its captures); with none left, the position is worth its evaluation if
+    /// one parry exists (`stand`).
+    fn parry(
+        &mut self,
+        p: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        (qdepth, stand): (u32, i32),
+        their_lit: u128,
+    ) -> i32 {
+        let side = p.side_to_move();
+        let beam = p.beam_before_move();
+        let mut parries: Vec<(Position, bool)> = Vec::new();
+        let mut win = None;
+        p.for_each_move(|mv| {
+            if win.is_some() {
+                return;
+            }
+            let Some((child, hits)) = child_unless_over(p, mv, beam, ply, &mut win) else {
+                return;
+            };
+            // Out of quiescence plies, one parry is enough to know.
+            if qdepth == 0 && !parries.is_empty() {
+                return;
+            }
+            let taken = hits.squares().fold(0u128, |m, sq| m | 1u128 << sq.index());
+            if !touches(mv, their_lit) && taken & their_lit == 0 {
+                return;
+            }
+            if !under_fire(side, child.beam_summary(!side).1) {
+                parries.push((child, hits.count() > 0));
+            }
+        });
+        if let Some(s) = win {
+            return s;
+        }
+        if parries.is_empty() {
+            return -(WIN - (ply as i32 + 2));
+        }
+        if qdepth == 0 {
+            return stand;
+        }
+        let mut best = -INF;
+        for (child, captured) in parries {
+            self.nodes += 1;
+            self.quiet[ply + 1] = if captured { 0 } else { self.quiet[ply] + 1 };
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, qdepth - 1);
+            if score >= beta {
+                return score;
+            }
+            best = best.max(score);
+            alpha = alpha.max(score);
+        }
+        best
+    }
+}
+
+/// `p` after `mv` (the quiescence search's way: `beam` is the mover's beam before it) and what
+/// its shot hit, unless the shot ends the game: then `None`, and a win for the mover is kept
+/// in `win`.
+fn child_unless_over(
+    p: &Position,
+    mv: Move,
+    beam: (u128, Hits),
+    ply: usize,
+    win: &mut Option<i32>,
+) -> Option<(Position, Hits)> {
+    let mut child = *p;
+    let hits = child.play_beside(mv, beam);
+    match terminal_score(p.side_to_move(), hits, ply + 1) {
+        Some(s) => {
+            if s > 0 {
+                *win = Some(s);
+            }
+            None
+        }
+        None => Some((child, hits)),
+    }
+}
+
+/// Whether `side`'s Pharaoh stands where the opponent's shot `theirs` (fired as the board
+/// stands) ends, and the opponent's own does not: the opponent's next move lights it unless
+/// `side` parries now.
+fn under_fire(side: Color, theirs: Hits) -> bool {
+    theirs.pharaoh_hit(side) && !theirs.pharaoh_hit(!side)
 }
 
 /// The score of a shot that ends the game, from the mover's side, `ply` plies from the root.
@@ -1360,6 +1474,7 @@ fn terminal_score(mover: Color, hits: crate::laser::Hits, ply: usize) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::evaluate_with;
 
     #[test]
     fn an_evaluation_fades_with_quiet_plies() {
@@ -1400,8 +1515,10 @@ mod tests {
             let mut p = crate::setup::Setup::builtin(setup).unwrap().position;
             for _ in 0..150 {
                 for w in [Weights::default(), other] {
+                    let side = p.side_to_move();
+                    let fire = under_fire(side, p.beam_summary(!side).1);
                     for _ in 0..2 {
-                        assert_eq!(cache.evaluate(&p, &w), evaluate_with(&p, &w), "{p}");
+                        assert_eq!(cache.evaluate(&p, &w), (evaluate_with(&p, &w), fire), "{p}");
                     }
                 }
                 seen += 1;
@@ -1419,7 +1536,81 @@ mod tests {
         b.set_side_to_move(Color::Red);
         let w = Weights::default();
         let slot = |p: &Position| p.key() as usize & 1023;
-        cache.slots[slot(&b)] = (a.key(), 12_345);
-        assert_eq!(cache.evaluate(&b, &w), evaluate_with(&b, &w));
+        cache.slots[slot(&b)] = (a.key(), 12_345, true);
+        assert_eq!(cache.evaluate(&b, &w), (evaluate_with(&b, &w), false));
+    }
+
+    /// Red to move, its Pharaoh on e5 in Silver's beam (up the j-file, west along rank 5), the
+    /// squares round it held by Silver Anubis, or d6 left open with `open` (f6 would not do:
+    /// the Silver Pyramid's step to j6 would light it there).
+    fn under_fire_position(open: bool) -> Position {
+        let rank6 = if open { "4A1A14" } else { "3A1A1A14" };
+        format!("x39//{rank6}/4k4P3/3A1A1A14///4K4X1 1")
+            .parse()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_pharaoh_under_fire_with_no_parry_is_lost_at_the_horizon() {
+        let p = under_fire_position(false);
+        let mut s = Searcher::new(1024);
+        assert!(s.parries, "on by default");
+        assert_eq!(s.quiesce(&p, -INF, INF, 0, 2), -(WIN - 2));
+        assert_eq!(s.quiesce(&p, -INF, INF, 0, 0), -(WIN - 2));
+        // Standing pat, the search before saw no danger.
+        s.parries = false;
+        assert!(s.quiesce(&p, -INF, INF, 0, 2) > -WIN / 2);
+        // With a way out, the parry is found and the position is not lost.
+        s.parries = true;
+        let open = under_fire_position(true);
+        let score = s.quiesce(&open, -INF, INF, 0, 2);
+        assert!(score > -WIN / 2, "{score}");
+    }
+
+    #[test]
+    fn the_parries_found_are_the_moves_that_leave_the_beam_off_the_pharaoh() {
+        // Whether the quiescence search finds no parry (a loss) must match trying every move
+        // and firing the opponent's laser after it: in the two positions above, and wherever
+        // the side to move is under fire in seeded random games.
+        let check = |p: &Position| {
+            let side = p.side_to_move();
+            let lost_by_brute_force = p.legal_moves().into_iter().all(|mv| {
+                let mut child = *p;
+                let hits = child.play_unchecked(mv);
+                !hits.pharaoh_hit(!side)
+                    && (hits.pharaoh_hit(side) || under_fire(side, child.beam_summary(!side).1))
+            });
+            let lost = Searcher::new(1024).quiesce(p, -INF, INF, 4, 0) == -(WIN - 6);
+            assert_eq!(lost, lost_by_brute_force, "{p}");
+            lost
+        };
+        assert!(check(&under_fire_position(false)));
+        assert!(!check(&under_fire_position(true)));
+        let mut rng = crate::rng::Rng::new(5);
+        let mut seen = 0;
+        for setup in [
+            "classic",
+            "imhotep",
+            "dynasty",
+            "khet1/classic",
+            "khet2/imhotep-eyes",
+        ] {
+            for _ in 0..200 {
+                let mut p = crate::setup::Setup::builtin(setup).unwrap().position;
+                for _ in 0..120 {
+                    let side = p.side_to_move();
+                    if under_fire(side, p.beam_summary(!side).1) {
+                        check(&p);
+                        seen += 1;
+                    }
+                    let moves = p.legal_moves();
+                    let Some(mv) = rng.pick(&moves) else { break };
+                    if p.play_unchecked(mv).is_game_over() {
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(seen > 50, "{seen}");
     }
 }
