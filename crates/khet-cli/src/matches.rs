@@ -57,7 +57,7 @@ pub struct Switches {
     /// (`-nobook` off).
     pub book: bool,
     /// Whether its quiescence search answers a beam on its Pharaoh with parries instead of
-    /// standing pat (`-noparry` off).
+    /// standing pat (`-parry` on: its sequential test leant towards a loss, so it is off).
     pub parries: bool,
     /// The threads its search runs on (`@N`).
     pub threads: usize,
@@ -121,11 +121,7 @@ const SUFFIXES: [(&str, fn(&mut Switches), &str); 11] = [
         " (no threat-space search)",
     ),
     ("-nobook", |s| s.book = false, " (no book)"),
-    (
-        "-noparry",
-        |s| s.parries = false,
-        " (standing pat under fire)",
-    ),
+    ("-parry", |s| s.parries = true, " (parries under fire)"),
 ];
 
 impl Switches {
@@ -197,7 +193,7 @@ impl Contender {
 /// that touches a beam by one ply only), `-nonull` (without null
 /// moves), `-noasp` (without aspiration windows),
 /// `-limits` (knowing the match's draw limits), `-notss` (without the threat-space search),
-/// `-nobook` (without the opening book), `-noparry` (standing pat under fire in the quiescence
+/// `-nobook` (without the opening book), `-parry` (parries under fire in the quiescence
 /// search), `-cN` (a contempt of N centipawns), `-wNAME=VALUE`
 /// (an evaluation weight, named as in `eval::Weights`, set; it may be negative, and the suffix
 /// may be given for several weights),
@@ -288,7 +284,7 @@ impl std::str::FromStr for Contender {
         }
         let level = name.parse().map_err(|e: khet_engine::ParseNameError| {
             format!(
-                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -glmr with graded reductions, -spare with graded reductions sparing moves on a beam, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -notss without the threat-space search, -nobook without the opening book, -noparry standing pat under fire in the quiescence search, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, -xN with N times the time a move, @N for N threads"
+                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -glmr with graded reductions, -spare with graded reductions sparing moves on a beam, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -notss without the threat-space search, -nobook without the opening book, -parry with parries under fire in the quiescence search, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, -xN with N times the time a move, @N for N threads"
             )
         })?;
         Ok(Contender::Level { level, switches })
@@ -1368,6 +1364,14 @@ mod tests {
         };
         switches.apply(&mut searcher);
         assert!(searcher.graded_reductions && searcher.graded_spares_beams);
+        assert!(!searcher.parries, "off by default");
+        let contender: Contender = "master-parry".parse().unwrap();
+        assert_eq!(contender.name(), "Master (parries under fire)");
+        let Contender::Level { switches, .. } = contender else {
+            panic!("a level");
+        };
+        switches.apply(&mut searcher);
+        assert!(searcher.parries);
         assert!(
             "master-nosuch"
                 .parse::<Contender>()
