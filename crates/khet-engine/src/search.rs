@@ -92,7 +92,7 @@
 //! with its score. It did not pay: the side ahead converted as many won positions (61 of the
 //! books' 111 with it, 58 without), and from the setups its sequential test leant towards a
 //! loss (Elo −17, −52 to +18, after 220 games), where a tactical middle game's parries cost
-//! up to 40% more instructions at a fixed depth; only asking whether a parry exists, without
+//! up to 42% more instructions at a fixed depth; only asking whether a parry exists, without
 //! searching them, accepted H0 (Elo −37 after 158 games). See the README.
 //!
 //! Book ([`Searcher::book`], none by default): a timed search (not one to a depth, a node
