@@ -1402,8 +1402,7 @@ impl Searcher {
             if qdepth == 0 && !parries.is_empty() {
                 return;
             }
-            let taken = hits.squares().fold(0u128, |m, sq| m | 1u128 << sq.index());
-            if !touches(mv, their_lit) && taken & their_lit == 0 {
+            if !touches(mv, their_lit) && hits.squares & their_lit == 0 {
                 return;
             }
             if !under_fire(side, child.beam_summary(!side).1) {
