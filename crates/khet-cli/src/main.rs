@@ -12,6 +12,7 @@ mod matches;
 mod online;
 mod openings;
 mod out;
+mod pool;
 mod protocol;
 mod puzzles;
 mod texel;
@@ -99,10 +100,10 @@ enum Command {
         /// Threads searching at once (Lazy SMP)
         #[arg(long, default_value_t = 1, value_parser = threads)]
         threads: usize,
-        /// Reduce late quiet moves more the deeper and later they are (off by default: its
-        /// sequential test is undecided)
+        /// Reduce late quiet moves by one ply, not more the deeper and later they are (the
+        /// search before graded reductions passed their sequential test)
         #[arg(long)]
-        graded_reductions: bool,
+        one_ply_reductions: bool,
         #[command(flatten)]
         start: Start,
     },
@@ -134,7 +135,7 @@ enum Command {
     /// drawn at 200 plies, after 100 plies without a capture, or by repetition
     Match {
         /// A level (beginner, casual, strong, master), with the search's switches -norep,
-        /// -prog, -nolmr, -glmr, -spare, -nonull, -noasp, -limits, -notss, -nobook, -parry,
+        /// -prog, -nolmr, -onelmr, -spare, -nonull, -noasp, -limits, -notss, -nobook, -parry,
         /// -cN (contempt),
         /// -wNAME=VALUE (an evaluation weight) or -xN (N times the time a move), and @N for N
         /// threads; or engine:COMMAND
@@ -209,6 +210,16 @@ enum Command {
         /// Positions searched at once, one thread each
         #[arg(long, default_value_t = 1, value_parser = threads)]
         jobs: usize,
+    },
+    /// Match logs taken together: each log's and all their game pairs' score and Elo, and with
+    /// --sprt the sequential test's ratio and verdict (runs played side by side or resumed)
+    Pool {
+        /// The logs `match` wrote
+        #[arg(required = true)]
+        logs: Vec<PathBuf>,
+        /// The test's bounds, as for `match`: --sprt 0,20
+        #[arg(long)]
+        sprt: Option<matches::Sprt>,
     },
     /// Self-play: each evaluation weight at x0.5 and x1.5 against the defaults
     Tune {
@@ -338,12 +349,12 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             depth,
             movetime,
             threads,
-            graded_reductions,
+            one_ply_reductions,
             start,
         } => {
             let how = commands::How {
                 threads,
-                graded_reductions,
+                graded_reductions: !one_ply_reductions,
             };
             commands::search(&start, depth, movetime, how, out)
         }
@@ -395,6 +406,7 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             },
             out,
         ),
+        Command::Pool { logs, sprt } => pool::run(&logs, sprt, out),
         Command::Tune { games, depth } => matches::tune(games, depth, out),
         Command::Texel {
             games,

@@ -37,8 +37,8 @@ pub struct Switches {
     pub progress: bool,
     /// Whether its search reduces late quiet moves (`-nolmr` off).
     pub reductions: bool,
-    /// Whether those reductions grow with depth and move number (`-glmr` on: its sequential
-    /// test is undecided, so it is off).
+    /// Whether those reductions grow with depth and move number (`-onelmr` off, for the
+    /// one-ply reductions they replaced when their sequential test passed).
     pub graded_reductions: bool,
     /// Whether graded reductions spare the moves that touch a beam, reducing them a ply
     /// only (`-spare` on, with graded reductions: its sequential test is undecided, so it is
@@ -100,9 +100,9 @@ const SUFFIXES: [(&str, fn(&mut Switches), &str); 11] = [
     ("-prog", |s| s.progress = true, " (progress)"),
     ("-nolmr", |s| s.reductions = false, " (no reductions)"),
     (
-        "-glmr",
-        |s| s.graded_reductions = true,
-        " (graded reductions)",
+        "-onelmr",
+        |s| s.graded_reductions = false,
+        " (one-ply reductions)",
     ),
     (
         "-spare",
@@ -189,8 +189,8 @@ impl Contender {
 
 /// `master`, with any of the suffixes `-norep` (the search blind to repetitions), `-prog`
 /// (with the fading of quiet positions), `-nolmr` (without late-move reductions),
-/// `-glmr` (late moves reduced more the deeper and later they are), `-spare` (so, but a move
-/// that touches a beam by one ply only), `-nonull` (without null
+/// `-onelmr` (late moves reduced by one ply, not graded), `-spare` (graded, but a move that
+/// touches a beam by one ply only), `-nonull` (without null
 /// moves), `-noasp` (without aspiration windows),
 /// `-limits` (knowing the match's draw limits), `-notss` (without the threat-space search),
 /// `-nobook` (without the opening book), `-parry` (parries under fire in the quiescence
@@ -284,7 +284,7 @@ impl std::str::FromStr for Contender {
         }
         let level = name.parse().map_err(|e: khet_engine::ParseNameError| {
             format!(
-                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -glmr with graded reductions, -spare with graded reductions sparing moves on a beam, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -notss without the threat-space search, -nobook without the opening book, -parry with parries under fire in the quiescence search, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, -xN with N times the time a move, @N for N threads"
+                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -onelmr with one-ply reductions, -spare with graded reductions sparing moves on a beam, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -notss without the threat-space search, -nobook without the opening book, -parry with parries under fire in the quiescence search, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, -xN with N times the time a move, @N for N threads"
             )
         })?;
         Ok(Contender::Level { level, switches })
@@ -470,7 +470,7 @@ fn from_ahead(start_lead: i32, a_color: Color, a_score: f64) -> Option<(usize, u
 }
 
 /// The Elo difference for a score fraction, and its 95% error bar from the per-game results.
-fn elo(results: &[f64]) -> (f64, f64) {
+pub(crate) fn elo(results: &[f64]) -> (f64, f64) {
     let n = results.len() as f64;
     if n == 0.0 {
         return (0.0, 0.0);
@@ -552,7 +552,7 @@ pub struct MatchPlan {
 }
 
 /// The longest match log `--resume` reads, in bytes.
-const MAX_LOG: usize = 16 << 20;
+pub(crate) const MAX_LOG: usize = 16 << 20;
 
 /// The first line of a match's log: what its game lines do not say (the time a move, and how
 /// many random plies open each pair or how long the book is), so that `--resume` can refuse a
@@ -653,21 +653,46 @@ fn read_log(
                 khet_engine::text::quote(start)
             )));
         }
-        let score = if result.starts_with("draw") {
-            0.5
-        } else if result.starts_with(&format!("{color} wins")) {
-            1.0
-        } else if result.starts_with(&format!("{} wins", color.other())) {
-            0.0
-        } else {
-            return Err(at(format!(
-                "'{}' is not a result",
-                khet_engine::text::quote(result)
-            )));
-        };
+        let score = result_score(result, color).map_err(at)?;
         results.push(score);
     }
     Ok(())
+}
+
+/// The score of the side playing `color` in a game whose log line ends in `result` (as
+/// [`play_match`] prints it: `Silver wins: …`, `draw …`, or a game's draw such as `Draw by
+/// threefold repetition`).
+fn result_score(result: &str, color: Color) -> Result<f64, String> {
+    if result
+        .get(..4)
+        .is_some_and(|w| w.eq_ignore_ascii_case("draw"))
+    {
+        Ok(0.5)
+    } else if result.starts_with(&format!("{color} wins")) {
+        Ok(1.0)
+    } else if result.starts_with(&format!("{} wins", color.other())) {
+        Ok(0.0)
+    } else {
+        Err(format!(
+            "'{}' is not a result",
+            khet_engine::text::quote(result)
+        ))
+    }
+}
+
+/// A log's `game N (…, NAME plays COLOUR): RESULT` line read alone: its number, and the
+/// score of the contender it names (or why its result cannot be read). `None` for other lines.
+pub(crate) fn game_score(line: &str) -> Option<(usize, Result<f64, String>)> {
+    let (number, rest) = line.strip_prefix("game ")?.split_once(" (")?;
+    let number = number.parse().ok()?;
+    let played = Color::ALL.into_iter().find_map(|color| {
+        let (_, result) = rest.split_once(&format!(" plays {color}): "))?;
+        Some(result_score(result, color))
+    });
+    Some((
+        number,
+        played.unwrap_or_else(|| Err(format!("game {number} names no side played"))),
+    ))
 }
 
 /// The longest book read, in bytes.
@@ -1345,20 +1370,17 @@ mod tests {
         };
         switches.apply(&mut searcher);
         assert!(searcher.book.is_none());
-        let contender: Contender = "master-glmr".parse().unwrap();
-        assert_eq!(contender.name(), "Master (graded reductions)");
+        let contender: Contender = "master-onelmr".parse().unwrap();
+        assert_eq!(contender.name(), "Master (one-ply reductions)");
         let Contender::Level { switches, .. } = contender else {
             panic!("a level");
         };
-        assert!(!Searcher::default().graded_reductions);
+        assert!(Searcher::default().graded_reductions, "on by default");
         switches.apply(&mut searcher);
-        assert!(searcher.graded_reductions && searcher.reductions);
+        assert!(!searcher.graded_reductions && searcher.reductions);
         assert!(!searcher.graded_spares_beams);
         let contender: Contender = "master-spare".parse().unwrap();
-        assert_eq!(
-            contender.name(),
-            "Master (graded reductions) (sparing beam moves)"
-        );
+        assert_eq!(contender.name(), "Master (sparing beam moves)");
         let Contender::Level { switches, .. } = contender else {
             panic!("a level");
         };
