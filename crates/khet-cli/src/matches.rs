@@ -552,7 +552,7 @@ pub struct MatchPlan {
 }
 
 /// The longest match log `--resume` reads, in bytes.
-pub(crate) const MAX_LOG: usize = 16 << 20;
+const MAX_LOG: usize = 16 << 20;
 
 /// The first line of a match's log: what its game lines do not say (the time a move, and how
 /// many random plies open each pair or how long the book is), so that `--resume` can refuse a
@@ -601,6 +601,13 @@ pub fn read_resume(
     Ok(results)
 }
 
+/// A match log's text, read within [`MAX_LOG`] bytes; the error names the file.
+pub(crate) fn log_text(path: &std::path::Path) -> Result<String, String> {
+    let name = path.display();
+    let bytes = crate::files::read_bounded(path, MAX_LOG).map_err(|e| format!("{name}: {e}"))?;
+    String::from_utf8(bytes).map_err(|_| format!("{name}: not UTF-8 text"))
+}
+
 /// One log of [`read_resume`]: its games' results for `a` pushed after `results`.
 fn read_log(
     path: &std::path::Path,
@@ -609,8 +616,7 @@ fn read_log(
     results: &mut Vec<f64>,
 ) -> Result<(), String> {
     let name = path.display();
-    let bytes = crate::files::read_bounded(path, MAX_LOG).map_err(|e| format!("{name}: {e}"))?;
-    let text = std::str::from_utf8(&bytes).map_err(|_| format!("{name}: not UTF-8 text"))?;
+    let text = log_text(path)?;
     let who = a.name();
     let plan_line = plan_line(plan);
     for (i, line) in text.lines().enumerate() {

@@ -4,7 +4,7 @@
 //! logs `match` wrote and reports each, then all of them, as `match` reports one run: score,
 //! Elo, and with `--sprt` the log-likelihood ratio and verdict.
 
-use crate::matches::{Sprt, Verdict, elo, game_score};
+use crate::matches::{Sprt, Verdict, elo, game_score, log_text};
 use crate::out::{Failure, Out, say};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -21,9 +21,7 @@ struct Log {
 /// Reads one log: its `game N (…, NAME plays COLOUR): RESULT` lines, in turn.
 fn read(path: &Path) -> Result<Log, String> {
     let name = path.display().to_string();
-    let bytes = crate::files::read_bounded(path, crate::matches::MAX_LOG)
-        .map_err(|e| format!("{name}: {e}"))?;
-    let text = std::str::from_utf8(&bytes).map_err(|_| format!("{name}: not UTF-8 text"))?;
+    let text = log_text(path)?;
     let mut numbered = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim_start_matches('\u{feff}');
@@ -99,8 +97,11 @@ pub fn run(logs: &[PathBuf], sprt: Option<Sprt>, out: &mut Out<impl Write>) -> R
             summary(&log.results, &log.pairs, sprt)
         );
     }
-    let results: Vec<f64> = logs.iter().flat_map(|l| l.results.clone()).collect();
-    let pairs: Vec<f64> = logs.iter().flat_map(|l| l.pairs.clone()).collect();
+    let results: Vec<f64> = logs
+        .iter()
+        .flat_map(|l| l.results.iter().copied())
+        .collect();
+    let pairs: Vec<f64> = logs.iter().flat_map(|l| l.pairs.iter().copied()).collect();
     say!(
         out,
         "all {} logs: {}",
