@@ -217,8 +217,8 @@ enum Command {
         /// The logs `match` wrote
         #[arg(required = true)]
         logs: Vec<PathBuf>,
-        /// The test's bounds, as for `match`: --sprt 0,20
-        #[arg(long)]
+        /// The test's bounds, as for `match`: --sprt 0,20 (or -10,5 for no loss)
+        #[arg(long, allow_hyphen_values = true)]
         sprt: Option<matches::Sprt>,
     },
     /// Self-play: each evaluation weight at x0.5 and x1.5 against the defaults

@@ -216,6 +216,28 @@ fn search_and_match_commands() {
     assert!(out.contains("without a capture"), "{out}");
 }
 
+/// `pool` takes the bounds `match` takes, a test for no loss's negative one too.
+#[test]
+fn pool_takes_a_match_log_and_the_bounds_match_takes() {
+    let dir = scratch("pool");
+    let log = dir.join("a.log");
+    std::fs::write(
+        &log,
+        "plan: 100 ms a move, 4 random opening plies\n\
+         game 1 (classic opening 1, Master plays Silver): Silver wins: the Red Pharaoh was lit after 90 plies\n\
+         game 2 (classic opening 1, Master plays Red): draw at the move limit after 200 plies\n",
+    )
+    .unwrap();
+    let log = log.to_str().unwrap();
+    let (code, out, err) = run(&["pool", "--sprt", "-10,5", log]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("2 games (1 pairs): +1 =1 -0"), "{out}");
+    assert!(out.contains("SPRT [-10, 5]: LLR"), "{out}");
+    let (code, _, err) = run(&["pool", "--sprt", "5,-10", log]);
+    assert_eq!(code, 2);
+    assert!(err.contains("ELO0 < ELO1"), "{err}");
+}
+
 const CLASSIC: &str =
     "x33a3ka3p22/2p37/3P46/p11P31s1s21p21P4/p21P41S2S11p11P3/6p23/7P12/2P4A1KA13X1 0";
 /// Classic with Red's c7 Pyramid on j7, a square reserved for Silver: only a game under
