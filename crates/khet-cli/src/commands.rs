@@ -85,10 +85,12 @@ pub fn show(o: &Start, out: &mut Out<impl Write>) -> Result<(), Failure> {
     Ok(())
 }
 
-/// How `search` searches: its threads, and whether late moves are reduced by a graded amount.
+/// How `search` searches: its threads, whether late moves are reduced by a graded amount, and
+/// whether late quiet moves near the horizon are pruned.
 pub struct How {
     pub threads: usize,
     pub graded_reductions: bool,
+    pub late_move_pruning: bool,
 }
 
 pub fn search(
@@ -108,6 +110,7 @@ pub fn search(
     let mut searcher = Searcher::default();
     searcher.threads = how.threads;
     searcher.graded_reductions = how.graded_reductions;
+    searcher.late_move_pruning = how.late_move_pruning;
     let r = searcher.search(&p, limits, |r| {
         if written.is_ok() {
             written = out.now(format_args!("{r}"));

@@ -104,6 +104,10 @@ enum Command {
         /// search before graded reductions passed their sequential test)
         #[arg(long)]
         one_ply_reductions: bool,
+        /// Search every late quiet move near the horizon (the search before late-move pruning
+        /// passed its sequential test)
+        #[arg(long)]
+        no_late_move_pruning: bool,
         #[command(flatten)]
         start: Start,
     },
@@ -350,11 +354,13 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             movetime,
             threads,
             one_ply_reductions,
+            no_late_move_pruning,
             start,
         } => {
             let how = commands::How {
                 threads,
                 graded_reductions: !one_ply_reductions,
+                late_move_pruning: !no_late_move_pruning,
             };
             commands::search(&start, depth, movetime, how, out)
         }

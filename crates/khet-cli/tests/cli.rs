@@ -140,6 +140,9 @@ fn search_and_match_commands() {
     let graded: u64 = nodes_at_7(&[]);
     let one_ply: u64 = nodes_at_7(&["--one-ply-reductions"]);
     assert!(graded < one_ply, "{graded} against {one_ply}");
+    // Late-move pruning (the default) cuts more of it.
+    let unpruned: u64 = nodes_at_7(&["--no-late-move-pruning"]);
+    assert!(graded < unpruned, "{graded} against {unpruned}");
     let records = scratch("records");
     let out = casual_match(&records);
     assert!(

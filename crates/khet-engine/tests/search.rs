@@ -440,12 +440,19 @@ fn capture_gain_equals_the_material_difference() {
     assert!(captures > 100, "too few captures exercised ({captures})");
 }
 
-/// Plays the search against itself from `start` (at `depth`, repetition rule on or off) until a
-/// threefold repetition, a result or `plies`; the game.
-fn self_play(start: Position, depth_plies: u32, repetitions: bool, plies: usize) -> Game {
+/// Plays the search against itself from `start` (at `depth`, repetition rule on or off, with or
+/// without late-move pruning) until a threefold repetition, a result or `plies`; the game.
+fn self_play(
+    start: Position,
+    depth_plies: u32,
+    repetitions: bool,
+    pruning: bool,
+    plies: usize,
+) -> Game {
     let mut game = Game::new(start);
     let mut s = Searcher::new(1 << 16);
     s.repetitions = repetitions;
+    s.late_move_pruning = pruning;
     // Without the reach terms, which by themselves keep a side that is ahead changing its beam
     // (and so the blind search from repeating here): these games are about repetitions alone.
     s.weights.reach = 0;
@@ -473,17 +480,19 @@ fn a_side_ahead_does_not_repeat_where_the_blind_search_does() {
         ("e7", Piece::anubis(Color::Red, Direction::S)),
     ]);
     // Two depths: whether the blind search shuffles into a threefold repetition within 120
-    // plies depends on the order it tries equally ranked moves in (at depth 3 it does not).
-    for depth_plies in [2, 4] {
-        let blind = self_play(start, depth_plies, false, 120);
+    // plies depends on the order it tries equally ranked moves in (at depth 3 it does not, nor
+    // at depth 4 with late-move pruning, which leaves other moves to tie): the blind games are
+    // played without it, the aware ones with it (as played) and without.
+    for (depth_plies, pruning) in [(2, false), (4, false), (2, true), (4, true)] {
+        let blind = self_play(start, depth_plies, false, false, 120);
         assert!(
             blind.can_claim_draw(),
             "the blind search was expected to repeat at depth {depth_plies}"
         );
-        let aware = self_play(start, depth_plies, true, 120);
+        let aware = self_play(start, depth_plies, true, pruning, 120);
         assert!(
             !aware.can_claim_draw() && (aware.turns().len() == 120 || aware.is_over()),
-            "repeated after {} plies at depth {depth_plies}",
+            "repeated after {} plies at depth {depth_plies} (pruning: {pruning})",
             aware.turns().len()
         );
         if let Some(result) = aware.result() {
@@ -574,9 +583,12 @@ fn threads_agree_with_one_thread_where_the_answer_is_forced() {
 fn null_moves_keep_every_forced_win() {
     let mut compared = 0;
     for (puzzle, p, plies) in short_puzzles(3) {
+        // The reference prunes nothing: late-move pruning, on as played, may also find a win
+        // a ply later.
         let search = |null_moves: bool, limits: Limits| {
             let mut s = Searcher::new(1 << 16);
             s.null_moves = null_moves;
+            s.late_move_pruning = null_moves;
             s.search(&p, limits, |_| {})
         };
         let without = search(false, depth(plies));
@@ -619,6 +631,126 @@ fn graded_reductions_keep_every_forced_win() {
         compared += 1;
     }
     assert!(compared >= 24, "{compared}");
+}
+
+/// Late-move pruning skips late quiet moves near the horizon, off the principal line, once the
+/// node's Pharaoh is kept: the forced wins of the shipped puzzles in one to three moves are
+/// still found with the same first move and length, at most two plies later; a search for a
+/// forced win prunes nothing (the same tree, node for node); and from a setup it searches
+/// fewer nodes to the same depth.
+#[test]
+fn late_move_pruning_keeps_every_forced_win() {
+    let (without, with) = keeps_every_forced_win(|s, on| s.late_move_pruning = on, true, "classic");
+    assert!(with < without * 3 / 4, "{with} of {without}");
+}
+
+/// A search switch (`set` turns it on or off) keeps the forced wins of the shipped puzzles in
+/// one to three moves: found with the same first move and length as without it, at most two
+/// plies later; a search for a forced win finds the same, and where the switch `prunes`, it
+/// is the same tree, node for node (pruning is off there). Returns the nodes to depth 7 from
+/// `setup` without it and with it.
+fn keeps_every_forced_win(set: fn(&mut Searcher, bool), prunes: bool, setup: &str) -> (u64, u64) {
+    let mut compared = 0;
+    for (puzzle, p, plies) in short_puzzles(3) {
+        let search = |on: bool, limits: Limits| {
+            let mut s = Searcher::new(1 << 16);
+            set(&mut s, on);
+            s.search(&p, limits, |_| {})
+        };
+        let without = search(false, depth(plies + 2));
+        let with = search(true, depth(plies + 2));
+        assert_same_answer(&with, &without, &puzzle.name);
+        assert_plays_first_move(&with, &puzzle);
+        let mate = Limits {
+            mate: Some(puzzle.moves),
+            ..Limits::default()
+        };
+        let (mate_with, mate_without) = (search(true, mate), search(false, mate));
+        assert_same_answer(&mate_with, &mate_without, &puzzle.name);
+        if prunes {
+            assert_eq!(mate_with.nodes, mate_without.nodes, "{}", puzzle.name);
+        }
+        compared += 1;
+    }
+    assert!(compared >= 24, "{compared}");
+    let p = Setup::builtin(setup).unwrap().position;
+    let nodes = |on: bool| {
+        let mut s = Searcher::new(1 << 16);
+        set(&mut s, on);
+        s.search(&p, depth(7), |_| {}).nodes
+    };
+    (nodes(false), nodes(true))
+}
+
+/// Reverse futility pruning cuts off, near the horizon and off the principal line, a node
+/// that stands far above beta and is not under fire: it keeps every short forced win, makes
+/// no difference to a search for one, and from a setup searches fewer nodes to a depth.
+#[test]
+fn reverse_futility_pruning_keeps_every_forced_win() {
+    let (without, with) = keeps_every_forced_win(|s, on| s.reverse_futility = on, true, "dynasty");
+    assert!(with < without, "{with} of {without}");
+}
+
+/// History in reductions reduces a quiet move less the more it cut lately: it keeps every
+/// short forced win, and a search for one is the same tree. (From a setup to depth 7 the
+/// tree is the same too: a fresh search's history seldom gets to `search::HISTORY_PLY` so soon.)
+#[test]
+fn history_in_reductions_keeps_every_forced_win() {
+    keeps_every_forced_win(|s, on| s.history_reductions = on, true, "dynasty");
+}
+
+/// Under-fire extensions search a node whose side to move is under fire a ply deeper: they
+/// keep every short forced win, are off in a search for one (the same tree), and answer a
+/// threat at the horizon. A shipped win in two moves whose first move leaves the enemy
+/// Pharaoh under fire, with no parry, is a win to a one-ply search with them, where without
+/// them the quiescence search stands pat on the threat; the extension stops at twice the root's
+/// depth, so the tree from a setup stays near the size it was.
+#[test]
+fn under_fire_extensions_keep_every_forced_win_and_answer_threats_at_the_horizon() {
+    let (without, with) = keeps_every_forced_win(|s, on| s.fire_extension = on, true, "classic");
+    assert!(with < 2 * without, "{with} of {without}");
+    let mut seen = 0;
+    let wins_in_two = short_puzzles(2)
+        .into_iter()
+        .filter(|&(_, _, plies)| plies == 3);
+    for (puzzle, p, _) in wins_in_two {
+        let search = |on: bool| {
+            let mut s = Searcher::new(1 << 16);
+            s.fire_extension = on;
+            s.search(&p, depth(1), |_| {})
+        };
+        let (with, without) = (search(true), search(false));
+        assert!(
+            without.score < WIN - 10,
+            "{}: {}",
+            puzzle.name,
+            without.score
+        );
+        if with.score == WIN - 3 {
+            assert_plays_first_move(&with, &puzzle);
+            seen += 1;
+        }
+    }
+    // 4 of the 18 shipped wins in two (the others threaten by a move, not by the beam as it
+    // stands).
+    assert!(seen >= 4, "{seen} wins in two found at depth 1");
+}
+
+/// Internal iterative reduction searches a deep node without a hash move a ply shallower: it
+/// keeps every short forced win, makes no difference to a search for one, and the tree from
+/// a setup is another.
+#[test]
+fn internal_iterative_reduction_keeps_every_forced_win() {
+    let (without, with) = keeps_every_forced_win(|s, on| s.iir = on, true, "classic");
+    assert_ne!(with, without);
+}
+
+/// History gravity only reorders quiet moves: it keeps every short forced win (a search for
+/// one reorders too), and the tree from a setup is another.
+#[test]
+fn history_gravity_keeps_every_forced_win() {
+    let (without, with) = keeps_every_forced_win(|s, on| s.history_gravity = on, false, "classic");
+    assert_ne!(with, without);
 }
 
 /// Sparing the moves on a beam changes only graded reductions: without them the tree is the
