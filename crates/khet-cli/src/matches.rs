@@ -61,18 +61,9 @@ pub struct Switches {
     pub parries: bool,
     /// Whether its search skips late quiet moves near the horizon (`-nolmp` off).
     pub late_move_pruning: bool,
-    /// Whether its search cuts off nodes near the horizon that stand far above beta (`-rfp`
-    /// on).
-    pub reverse_futility: bool,
     /// Whether its history stays bounded, quiet moves that fail to cut losing it (`-nohist`
     /// off).
     pub history_gravity: bool,
-    /// Whether a deep node without a hash move is searched a ply shallower (`-iir` on).
-    pub iir: bool,
-    /// Whether graded reductions are smaller for moves with a good history (`-hlmr` on).
-    pub history_reductions: bool,
-    /// Whether a node under fire is searched a ply deeper (`-fx` on).
-    pub fire_extension: bool,
     /// The threads its search runs on (`@N`).
     pub threads: usize,
     /// What a repetition draw costs it, in centipawns (`-cN`).
@@ -101,11 +92,7 @@ impl Default for Switches {
             book: true,
             parries: s.parries,
             late_move_pruning: s.late_move_pruning,
-            reverse_futility: s.reverse_futility,
             history_gravity: s.history_gravity,
-            iir: s.iir,
-            history_reductions: s.history_reductions,
-            fire_extension: s.fire_extension,
             threads: s.threads,
             contempt: s.contempt,
             weights: s.weights,
@@ -115,7 +102,7 @@ impl Default for Switches {
 }
 
 /// Each suffix, what it sets, and how the contender's name says it.
-const SUFFIXES: [(&str, fn(&mut Switches), &str); 17] = [
+const SUFFIXES: [(&str, fn(&mut Switches), &str); 13] = [
     ("-norep", |s| s.repetitions = false, " (no repetitions)"),
     ("-prog", |s| s.progress = true, " (progress)"),
     ("-nolmr", |s| s.reductions = false, " (no reductions)"),
@@ -148,25 +135,9 @@ const SUFFIXES: [(&str, fn(&mut Switches), &str); 17] = [
         " (no late-move pruning)",
     ),
     (
-        "-rfp",
-        |s| s.reverse_futility = true,
-        " (reverse futility pruning)",
-    ),
-    (
         "-nohist",
         |s| s.history_gravity = false,
         " (no history gravity)",
-    ),
-    ("-iir", |s| s.iir = true, " (internal iterative reduction)"),
-    (
-        "-hlmr",
-        |s| s.history_reductions = true,
-        " (history in reductions)",
-    ),
-    (
-        "-fx",
-        |s| s.fire_extension = true,
-        " (under-fire extensions)",
     ),
 ];
 
@@ -183,11 +154,7 @@ impl Switches {
         searcher.threat_space = self.threat_space;
         searcher.parries = self.parries;
         searcher.late_move_pruning = self.late_move_pruning;
-        searcher.reverse_futility = self.reverse_futility;
         searcher.history_gravity = self.history_gravity;
-        searcher.iir = self.iir;
-        searcher.history_reductions = self.history_reductions;
-        searcher.fire_extension = self.fire_extension;
         searcher.book = self.book.then(crate::openings::shipped);
         searcher.threads = self.threads;
         searcher.contempt = self.contempt;
@@ -246,9 +213,8 @@ impl Contender {
 /// moves), `-noasp` (without aspiration windows),
 /// `-limits` (knowing the match's draw limits), `-notss` (without the threat-space search),
 /// `-nobook` (without the opening book), `-parry` (parries under fire in the quiescence
-/// search), `-nolmp` (without late-move pruning), `-rfp` (with reverse futility pruning), `-nohist` (without
-/// history gravity), `-iir` (with internal iterative reduction), `-hlmr` (with history in
-/// reductions), `-fx` (with under-fire extensions), `-cN` (a contempt of N centipawns), `-wNAME=VALUE`
+/// search), `-nolmp` (without late-move pruning), `-nohist` (without history gravity), `-cN`
+/// (a contempt of N centipawns), `-wNAME=VALUE`
 /// (an evaluation weight, named as in `eval::Weights`, set; it may be negative, and the suffix
 /// may be given for several weights),
 /// `-xN` (N times the match's time a move), then `@N` (on N threads); or `engine:COMMAND`.
@@ -338,7 +304,7 @@ impl std::str::FromStr for Contender {
         }
         let level = name.parse().map_err(|e: khet_engine::ParseNameError| {
             format!(
-                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -onelmr with one-ply reductions, -spare with graded reductions sparing moves on a beam, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -notss without the threat-space search, -nobook without the opening book, -parry with parries under fire in the quiescence search, -nolmp without late-move pruning, -rfp with reverse futility pruning, -nohist without history gravity, -iir with internal iterative reduction, -hlmr with history in reductions, -fx with under-fire extensions, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, -xN with N times the time a move, @N for N threads"
+                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -onelmr with one-ply reductions, -spare with graded reductions sparing moves on a beam, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -notss without the threat-space search, -nobook without the opening book, -parry with parries under fire in the quiescence search, -nolmp without late-move pruning, -nohist without history gravity, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, -xN with N times the time a move, @N for N threads"
             )
         })?;
         Ok(Contender::Level { level, switches })
@@ -1448,28 +1414,15 @@ mod tests {
         let mut without = Searcher::default();
         switches.apply(&mut without);
         assert!(!without.late_move_pruning && without.graded_reductions);
-        let contender: Contender = "master-rfp-nohist-iir-hlmr-fx".parse().unwrap();
-        assert_eq!(
-            contender.name(),
-            "Master (reverse futility pruning) (no history gravity) (internal iterative reduction) (history in reductions) (under-fire extensions)"
-        );
+        let contender: Contender = "master-nohist".parse().unwrap();
+        assert_eq!(contender.name(), "Master (no history gravity)");
         let Contender::Level { switches, .. } = contender else {
             panic!("a level");
         };
-        let plain = Searcher::default();
-        assert!(
-            !plain.reverse_futility
-                && !plain.iir
-                && !plain.history_reductions
-                && !plain.fire_extension,
-            "off by default"
-        );
-        assert!(plain.history_gravity, "on by default");
-        let mut with = Searcher::default();
-        switches.apply(&mut with);
-        assert!(with.reverse_futility && !with.history_gravity && with.iir);
-        assert!(with.history_reductions && with.fire_extension);
-        assert!(with.late_move_pruning);
+        assert!(Searcher::default().history_gravity, "on by default");
+        let mut without = Searcher::default();
+        switches.apply(&mut without);
+        assert!(!without.history_gravity && without.late_move_pruning);
         let contender: Contender = "master-spare".parse().unwrap();
         assert_eq!(contender.name(), "Master (sparing beam moves)");
         let Contender::Level { switches, .. } = contender else {

@@ -62,44 +62,23 @@
 //! search without it a sequential test (100 ms a move, 0 against 20 Elo, two runs pooled)
 //! accepted H1 after 68 pairs of games: Elo +86 ± 40.
 //!
-//! Reverse futility pruning ([`Searcher::reverse_futility`], off by default): at a node off the
-//! principal line within [`RFP_DEPTH`] plies of the horizon, a side to move whose evaluation
-//! stands [`RFP_MARGIN`] a ply above beta, and whose Pharaoh the opponent's beam does not
-//! light, is taken to hold beta without a search: it has a move to make, and a move seldom
-//! loses that much that near the horizon (the null move's reasoning, without its search). Never
-//! in a search for a forced Pharaoh hit, nor near a win's score. It takes a fifth of the nodes
-//! off fixed-depth searches, but in play a Khet move can turn a beam onto a piece or the
-//! Pharaoh, and against the search without it (100 ms a move, 0 against 20 Elo, two runs
-//! pooled) a sequential test accepted H0 after 328 games: Elo −26 ± 31.
+//! Reverse futility pruning (a node near the horizon, off the principal line, whose evaluation
+//! stands a Pyramid a ply above beta cut off unsearched) was tried and lost: against the
+//! search without it, H0 after 328 games, Elo −26 ± 31. Its code was removed; it is in commit
+//! 2b640fb.
 //!
-//! Under-fire extensions ([`Searcher::fire_extension`], off by default): a node whose side to
-//! move is under fire (the opponent's next move lights its Pharaoh unless it parries) is
-//! searched a ply deeper, at the horizon too, as chess extends checks: the few parries are
-//! searched in full instead of the quiescence search standing pat on a lost Pharaoh. Not past
-//! twice the root's depth. It finds 4 of the 18 shipped wins in two at depth 1. A shot that
-//! takes nothing leaves the mover's beam off the enemy Pharaoh (or the game is over), so only
-//! a node reached by a capture can be under fire, and only there is the beam traced again.
-//! Against the search without it (100 ms a move, 0 against 20 Elo, two runs pooled): with
-//! that test, H0 after 434 games, Elo −19 ± 25; before it, finding out by an evaluation at
-//! every node (about a quarter fewer nodes a second), H0 after 185 games, Elo −40 ± 35.
+//! Under-fire extensions (a node whose Pharaoh the opponent's beam lights searched a ply
+//! deeper) were tried and lost: H0 after 185 games, Elo −40 ± 35, and, with the beam traced
+//! only after a capture, H0 after 434 games, Elo −19 ± 25. Their code was removed; it is in
+//! commit 2b640fb.
 //!
-//! History in reductions ([`Searcher::history_reductions`], off by default): with history
-//! gravity, a quiet move's history says how often it cut lately (up to +4,000) or failed to
-//! (down to −4,000); graded reductions take a ply off for each [`HISTORY_PLY`] of it and add
-//! one for each as much below 0 (still at least one ply), so a move that keeps cutting is
-//! searched nearer its depth. To depth 9 from the setups and depth 8 from 24 won positions it
-//! searched 5.67 M nodes against 5.72 M. Against the search without it (100 ms a move, 0
-//! against 20 Elo, two runs pooled) it stood undecided, leaning to H0, when stopped after 245
-//! games: Elo −11 ± 34.
+//! History in reductions (graded reductions a ply smaller for each 1,000 of a quiet move's
+//! history) was tried: undecided, leaning to H0, when stopped after 245 games, Elo −11 ± 34.
+//! Its code was removed; it is in commit 2b640fb.
 //!
-//! Internal iterative reduction ([`Searcher::iir`], off by default): a node [`IIR_DEPTH`] or
-//! more plies from the horizon, away from the root, whose position the table has no move for
-//! is searched a ply shallower. Without a hash move its moves are ordered by their shots and
-//! history alone, so its search costs the most and is likeliest to be wasted; the shallower
-//! search stores a move that orders the node when the next iteration comes back to it. Never
-//! in a search for a forced Pharaoh hit. It takes a sixth of the nodes off fixed-depth
-//! searches, but its sequential test (100 ms a move, 0 against 20 Elo) was undecided near no
-//! gain when stopped: Elo −3 ± 31 after 266 games.
+//! Internal iterative reduction (a node 4 or more plies from the horizon without a hash move
+//! searched a ply shallower) was tried: undecided near no gain when stopped after 266 games,
+//! Elo −3 ± 31. Its code was removed; it is in commit 2b640fb.
 //!
 //! History gravity ([`Searcher::history_gravity`], on by default): without it a cut-off adds
 //! depth² to its move's history, a sum that only grows over a game, so after a few searches
@@ -231,16 +210,6 @@ pub fn graded_reduction(depth: i32, i: usize) -> i32 {
     });
     i32::from(TABLE[depth.clamp(0, 63) as usize][i.min(127)])
 }
-/// With [`Searcher::history_reductions`], each this much of a move's history reduces it a ply
-/// less (and as much below 0, a ply more).
-pub const HISTORY_PLY: i32 = 1000;
-/// Internal iterative reduction works this many plies from the horizon and further.
-pub const IIR_DEPTH: i32 = 4;
-/// Reverse futility pruning works this many plies from the horizon and nearer.
-pub const RFP_DEPTH: i32 = 3;
-/// What reverse futility pruning asks of the evaluation above beta, per ply to the horizon:
-/// a Pyramid.
-pub const RFP_MARGIN: i32 = 100;
 /// A null move's reply is searched this much shallower at `depth`, on top of the ply it uses.
 /// 3 + depth/4 halved the tree to a depth but lost in play (H0 after 277 games, Elo −37 ± 35;
 /// the README): a pass hides a quiet move that turns a beam onto a piece.
@@ -454,29 +423,10 @@ pub struct Searcher {
     /// Whether a node off the principal line within [`LMP_DEPTH`] plies of the horizon skips
     /// its late quiet moves (late-move pruning, see the module docs; on by default).
     pub late_move_pruning: bool,
-    /// Whether graded reductions reduce a move a ply less for each [`HISTORY_PLY`] of its
-    /// history, and a ply more for each as much below 0 (see the module docs; off by
-    /// default).
-    pub history_reductions: bool,
-    /// Whether a node [`IIR_DEPTH`] or more plies from the horizon that has no hash move is
-    /// searched a ply shallower (internal iterative reduction, see the module docs; off by
-    /// default).
-    pub iir: bool,
-    /// Whether a node whose side to move is under fire (the opponent's beam, as it stands,
-    /// lights its Pharaoh) is searched a ply deeper, as chess extends checks (see the module
-    /// docs; off by default).
-    pub fire_extension: bool,
-    /// The depth the root of the running iteration was searched to: extensions stop at twice
-    /// it.
-    root_depth: i32,
     /// Whether history is kept within ±[`HISTORY_MAX`], each cut-off's bonus pulled towards
     /// it, and the quiet moves searched before a cut-off lose what it gains (history gravity
     /// and malus, see the module docs; on by default).
     pub history_gravity: bool,
-    /// Whether a node off the principal line within [`RFP_DEPTH`] plies of the horizon whose
-    /// evaluation stands [`RFP_MARGIN`] a ply above beta is cut off unsearched (reverse
-    /// futility pruning, see the module docs; off by default).
-    pub reverse_futility: bool,
     /// Draws by a move limit or a run without captures, as the game being played counts them.
     pub draw_limits: DrawLimits,
     /// Plies of the game before the root.
@@ -642,15 +592,8 @@ impl Searcher {
             aspiration: true,
             // On: its sequential test passed (see the module docs).
             late_move_pruning: true,
-            // Off: its sequential test accepted H0 (see the module docs).
-            reverse_futility: false,
             // On: its sequential test passed (see the module docs).
             history_gravity: true,
-            // Off: its sequential test was undecided near no gain (see the module docs).
-            iir: false,
-            fire_extension: false,
-            root_depth: 0,
-            history_reductions: false,
             draw_limits: DrawLimits::default(),
             root_plies: 0,
             exact: false,
@@ -932,12 +875,7 @@ impl Searcher {
             null_moves: self.null_moves,
             aspiration: self.aspiration,
             late_move_pruning: self.late_move_pruning,
-            reverse_futility: self.reverse_futility,
             history_gravity: self.history_gravity,
-            iir: self.iir,
-            fire_extension: self.fire_extension,
-            root_depth: 0,
-            history_reductions: self.history_reductions,
             draw_limits: self.draw_limits,
             root_plies: self.root_plies,
             exact: self.exact,
@@ -1184,14 +1122,6 @@ impl Searcher {
             return self.draw_score(p.side_to_move());
         }
         self.path[ply] = hash;
-        if ply == 0 {
-            self.root_depth = depth;
-        }
-        let depth = if self.extends_under_fire(p, ply) {
-            depth.max(0) + 1
-        } else {
-            depth
-        };
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return if self.quiescence {
                 self.quiesce(p, alpha, beta, ply, 2)
@@ -1212,17 +1142,6 @@ impl Searcher {
                 UPPER if s <= alpha => return s,
                 _ => {}
             }
-        }
-        // Internal iterative reduction: a node the table knows no move for is searched a ply
-        // shallower (see the module docs).
-        let depth =
-            if self.iir && hash_move.is_none() && depth >= IIR_DEPTH && ply > 0 && !self.exact {
-                depth - 1
-            } else {
-                depth
-            };
-        if let Some(score) = self.futile(p, depth, alpha, beta, ply) {
-            return score;
         }
         if let Some(score) = self.null_move(p, depth, beta, ply) {
             return score;
@@ -1420,13 +1339,7 @@ impl Searcher {
                     let r = if self.graded_reductions && !(self.graded_spares_beams && on_beam) {
                         // One less where the window is open (a node on the principal line).
                         let pv = i32::from(beta - alpha > 1);
-                        // A ply less for each HISTORY_PLY of history, more for as much below 0.
-                        let h = if self.history_reductions {
-                            self.history[history_index(mv)] / HISTORY_PLY
-                        } else {
-                            0
-                        };
-                        (graded_reduction(depth, i) - pv - h).max(1)
+                        (graded_reduction(depth, i) - pv).max(1)
                     } else {
                         1
                     };
@@ -1496,46 +1409,6 @@ impl Searcher {
         for &q in tried {
             gravitate(&mut self.history[history_index(q)], -bonus);
         }
-    }
-
-    /// Reverse futility pruning (see the module docs): beta, where the side to move, not
-    /// under fire, stands so far above it near the horizon that no search is needed.
-    fn futile(
-        &mut self,
-        p: &Position,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> Option<i32> {
-        if !self.reverse_futility
-            || self.exact
-            || ply == 0
-            || depth > RFP_DEPTH
-            || beta - alpha != 1
-            || beta.abs() >= WIN - MAX_PLY as i32
-        {
-            return None;
-        }
-        let (eval, fire) = self.evaluate_fired(p, ply);
-        (!fire && eval - RFP_MARGIN * depth >= beta).then_some(beta)
-    }
-
-    /// Whether the node at `ply` is searched a ply deeper: [`Searcher::fire_extension`] is on,
-    /// this is no search for a forced hit of a given length, the move into it captured and
-    /// left the side to move under fire, and the path is not yet twice the root's depth (so
-    /// two sides that keep threatening each other still reach the horizon).
-    fn extends_under_fire(&self, p: &Position, ply: usize) -> bool {
-        self.fire_extension
-            && !self.exact
-            && ply > 0
-            && (ply as i32) < 2 * self.root_depth
-            && ply < MAX_PLY - 2
-            // A shot that takes nothing left the mover's beam where it ended, off the Pharaoh
-            // (or the game would be over): only a capture can uncover it, and only then is
-            // the beam traced again.
-            && self.quiet[ply] == 0
-            && under_fire(p.side_to_move(), p.beam_summary(!p.side_to_move()).1)
     }
 
     /// A null move (see the module docs): the node's cut-off score if passing already reaches

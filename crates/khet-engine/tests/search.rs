@@ -682,69 +682,6 @@ fn keeps_every_forced_win(set: fn(&mut Searcher, bool), prunes: bool, setup: &st
     (nodes(false), nodes(true))
 }
 
-/// Reverse futility pruning cuts off, near the horizon and off the principal line, a node
-/// that stands far above beta and is not under fire: it keeps every short forced win, makes
-/// no difference to a search for one, and from a setup searches fewer nodes to a depth.
-#[test]
-fn reverse_futility_pruning_keeps_every_forced_win() {
-    let (without, with) = keeps_every_forced_win(|s, on| s.reverse_futility = on, true, "dynasty");
-    assert!(with < without, "{with} of {without}");
-}
-
-/// History in reductions reduces a quiet move less the more it cut lately: it keeps every
-/// short forced win, and a search for one is the same tree. (From a setup to depth 7 the
-/// tree is the same too: a fresh search's history seldom gets to `search::HISTORY_PLY` so soon.)
-#[test]
-fn history_in_reductions_keeps_every_forced_win() {
-    keeps_every_forced_win(|s, on| s.history_reductions = on, true, "dynasty");
-}
-
-/// Under-fire extensions search a node whose side to move is under fire a ply deeper: they
-/// keep every short forced win, are off in a search for one (the same tree), and answer a
-/// threat at the horizon. A shipped win in two moves whose first move leaves the enemy
-/// Pharaoh under fire, with no parry, is a win to a one-ply search with them, where without
-/// them the quiescence search stands pat on the threat; the extension stops at twice the root's
-/// depth, so the tree from a setup stays near the size it was.
-#[test]
-fn under_fire_extensions_keep_every_forced_win_and_answer_threats_at_the_horizon() {
-    let (without, with) = keeps_every_forced_win(|s, on| s.fire_extension = on, true, "classic");
-    assert!(with < 2 * without, "{with} of {without}");
-    let mut seen = 0;
-    let wins_in_two = short_puzzles(2)
-        .into_iter()
-        .filter(|&(_, _, plies)| plies == 3);
-    for (puzzle, p, _) in wins_in_two {
-        let search = |on: bool| {
-            let mut s = Searcher::new(1 << 16);
-            s.fire_extension = on;
-            s.search(&p, depth(1), |_| {})
-        };
-        let (with, without) = (search(true), search(false));
-        assert!(
-            without.score < WIN - 10,
-            "{}: {}",
-            puzzle.name,
-            without.score
-        );
-        if with.score == WIN - 3 {
-            assert_plays_first_move(&with, &puzzle);
-            seen += 1;
-        }
-    }
-    // 4 of the 18 shipped wins in two (the others threaten by a move, not by the beam as it
-    // stands).
-    assert!(seen >= 4, "{seen} wins in two found at depth 1");
-}
-
-/// Internal iterative reduction searches a deep node without a hash move a ply shallower: it
-/// keeps every short forced win, makes no difference to a search for one, and the tree from
-/// a setup is another.
-#[test]
-fn internal_iterative_reduction_keeps_every_forced_win() {
-    let (without, with) = keeps_every_forced_win(|s, on| s.iir = on, true, "classic");
-    assert_ne!(with, without);
-}
-
 /// History gravity only reorders quiet moves: it keeps every short forced win (a search for
 /// one reorders too), and the tree from a setup is another.
 #[test]
