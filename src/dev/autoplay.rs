@@ -55,7 +55,7 @@ pub(super) fn quality_from_env() -> crate::settings::Quality {
 }
 
 /// Two plies that end the game, the first a step with a long beam: Silver moves, then Red's
-/// shot lights a Pharaoh (Classic has eight such lines; KHET.md).
+/// shot lights a Pharaoh (Classic has eight such lines; `docs/rules.md`, Perft).
 fn find_plan(start: &Position) -> Option<(Move, Move)> {
     let mut best: Option<(usize, Move, Move)> = None;
     for m1 in start.legal_moves() {

@@ -60,7 +60,7 @@ pub struct Start {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Count move sequences (KHET.md's definition)
+    /// Count move sequences (as docs/rules.md defines them)
     Perft {
         /// Plies, 0 to 12
         #[arg(value_parser = clap::value_parser!(u32).range(0..=12))]

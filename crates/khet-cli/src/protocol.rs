@@ -1,5 +1,5 @@
-//! The UCI-like text protocol of the Khet2-AI engine (see `KHET.md`), extended as chess GUIs
-//! and match runners expect:
+//! The UCI-like text protocol of the Khet2-AI engine (see `docs/rules.md`, The text
+//! protocol), extended as chess GUIs and match runners expect:
 //!
 //! ```text
 //! uci                                   -> id name, id author, option …, uciok

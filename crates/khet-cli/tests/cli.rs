@@ -25,7 +25,7 @@ fn run(args: &[&str]) -> (i32, String, String) {
 }
 
 #[test]
-fn perft_and_divide_count_as_khet_md() {
+fn perft_and_divide_count_as_the_reference() {
     let (code, out, _) = run(&["perft", "2", "--setup", "imhotep"]);
     assert_eq!(code, 0);
     assert_eq!(out.trim(), "perft(2) = 5343");

@@ -4,7 +4,7 @@
 //! stops — because the game draws it; the search calls [`Position::trace_hits`], the same tracer
 //! compiled without the recording. Beams travel along ranks and files; what a piece does to a
 //! beam is looked up in a 256 × 4 table built at compile time from the beam algebra of the rule
-//! books (see `KHET.md`).
+//! books (see `docs/rules.md`, Beam algebra).
 
 use crate::piece::cell::{self, OFF};
 use crate::piece::{Color, Kind, Piece};
@@ -394,8 +394,9 @@ impl Segment {
     }
 }
 
-/// The path as `KHET.md` writes it: each square, with `(D)` where the beam turns into direction
-/// `D`, `[split D]` where an Eye splits it, and how it ends (`off`, `hit e4`, `blocked e4`).
+/// The path as `docs/rules.md` writes it (Shot text): each square, with `(D)` where the beam turns
+/// into direction `D`, `[split D]` where an Eye splits it, and how it ends (`off`, `hit e4`,
+/// `blocked e4`).
 impl fmt::Display for Shot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut words: Vec<String> = Vec::new();

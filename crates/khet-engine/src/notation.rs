@@ -357,8 +357,8 @@ impl fmt::Display for Position {
     }
 }
 
-/// The diagram token of a piece, in `KHET.md`'s key: `PNE`, `S/`, `AN`, `XS`, `K`, plus `D\`
-/// (Djed), `O`/`OO` (obelisk, stack) and `E/` (Eye). Upper case is Silver.
+/// The diagram token of a piece, in the key of `docs/rules.md` (Diagrams): `PNE`, `S/`, `AN`,
+/// `XS`, `K`, plus `D\` (Djed), `O`/`OO` (obelisk, stack) and `E/` (Eye). Upper case is Silver.
 pub fn diagram_token(p: Piece) -> String {
     let mut s = String::new();
     let l = letter(p.kind());

@@ -7,8 +7,8 @@
 use crate::moves::Move;
 use crate::position::Position;
 
-/// The number of move sequences of `depth` plies from `position`, as `KHET.md` defines it: a
-/// move that lights a Pharaoh ends its line and counts once.
+/// The number of move sequences of `depth` plies from `position`, as `docs/rules.md` (Perft)
+/// defines it: a move that lights a Pharaoh ends its line and counts once.
 ///
 /// ```
 /// let classic = khet_engine::Setup::builtin("classic")?.position;

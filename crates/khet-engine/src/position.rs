@@ -551,8 +551,9 @@ impl fmt::Debug for Position {
 }
 
 impl Position {
-    /// The board as a diagram in `KHET.md`'s key (upper case Silver), rank 8 on top, with the
-    /// reserved squares marked (`+` Silver's, `~` Red's), and a last line saying who moves.
+    /// The board as a diagram in the key of `docs/rules.md` (Diagrams; upper case Silver), rank 8
+    /// on top, with the reserved squares marked (`+` Silver's, `~` Red's), and a last line saying
+    /// who moves.
     pub fn diagram(&self) -> String {
         let mut f = String::new();
         self.write_diagram(&mut f)

@@ -1,5 +1,5 @@
-//! The rules against `KHET.md`: perft, opening laser paths, setups, every piece face, restricted
-//! squares, swaps, stacks, Eyes of Horus, repetition, and clear errors.
+//! The rules against `docs/rules.md`: perft, opening laser paths, setups, every piece face,
+//! restricted squares, swaps, stacks, Eyes of Horus, repetition, and clear errors.
 
 mod common;
 
@@ -7,7 +7,7 @@ use common::*;
 use khet_engine::*;
 
 #[test]
-fn perft_matches_khet_md_at_the_three_setups() {
+fn perft_matches_the_reference_counts_at_the_three_setups() {
     let table = [
         ("classic", [77, 5_920, 451_867]),
         ("dynasty", [70, 4_855, 334_920]),
@@ -43,13 +43,13 @@ fn eight_classic_depth_two_lines_end_with_red_lighting_its_own_pharaoh() {
     assert_eq!(self_kills, 8);
 }
 
-/// KHET.md writes turns as `(→W)`; [`Shot`]'s text writes `(W)`.
-fn normalise(khet_md_path: &str) -> String {
-    khet_md_path.replace('→', "")
+/// The reference paths write turns as `(→W)`; [`Shot`]'s text writes `(W)`.
+fn normalise(reference_path: &str) -> String {
+    reference_path.replace('→', "")
 }
 
 #[test]
-fn opening_shots_follow_khet_md() {
+fn opening_shots_follow_the_reference_paths() {
     let vectors = [
         (
             "classic",
@@ -211,7 +211,7 @@ fn pyramid_faces() {
 
 #[test]
 fn pyramid_reflections_follow_the_beam_algebra() {
-    // NE turns a beam travelling S into E, and W into N (KHET.md).
+    // NE turns a beam travelling S into E, and W into N (`docs/rules.md`, Beam algebra).
     let p = bare2(&[("a7", Piece::pyramid(Color::Silver, Diagonal::NE))]);
     let shot = fire(&p, Color::Red); // a8 pointing S: travels S into a7
     assert_eq!(shot.segments[0].end, SegmentEnd::Turned(Direction::E));
@@ -1065,7 +1065,7 @@ fn names_read_and_print() {
     assert_eq!(e, "'blue' is not a colour (silver or red)");
 }
 
-/// Khet 1.0's setup as `KHET.md` derives it from 2.0's: the same squares and orientations,
+/// Khet 1.0's setup as `docs/rules.md` derives it from 2.0's: the same squares and orientations,
 /// each Anubis a stacked pair of obelisks of its colour, each Scarab a Djed, no Sphinx.
 fn khet1_from_khet2(p: &Position) -> Position {
     let mut out = Position::empty(Edition::Khet1);
@@ -1082,9 +1082,9 @@ fn khet1_from_khet2(p: &Position) -> Position {
 }
 
 #[test]
-fn khet1_setups_are_khet2s_derived_by_khet_md_and_their_perft_is_pinned() {
-    // Self-derived regression values: KHET.md counts 2.0 only, so these were counted by this
-    // engine alone (2026-11-24) and pin it; no second program has confirmed them.
+fn khet1_setups_are_khet2s_derived_by_the_rule_and_their_perft_is_pinned() {
+    // Self-derived regression values: the reference counts cover 2.0 only, so these were counted by
+    // this engine alone (2026-11-24) and pin it; no second program has confirmed them.
     let table = [
         ("classic", [79, 6_228, 489_525]),
         ("dynasty", [70, 4_850, 334_528]),
@@ -1097,7 +1097,7 @@ fn khet1_setups_are_khet2s_derived_by_khet_md_and_their_perft_is_pinned() {
         assert_eq!(
             shipped.pieces().collect::<Vec<_>>(),
             derived.pieces().collect::<Vec<_>>(),
-            "khet1/{name} is not 2.0's {name} derived by KHET.md's rule"
+            "khet1/{name} is not 2.0's {name} derived by the rule of docs/rules.md"
         );
         // 14 pieces a side, a stack of two obelisks counting as two.
         let silver: u32 = shipped

@@ -11,7 +11,8 @@ pub fn sq(s: &str) -> Square {
     s.parse().unwrap()
 }
 
-/// A position from a diagram-free list: `"e1 K"`-style tokens as in KHET.md's key, for tests.
+/// A position from a diagram-free list: `"e1 K"`-style tokens as in the diagram key of
+/// `docs/rules.md`, for tests.
 pub fn board(edition: Edition, side: Color, pieces: &[(&str, Piece)]) -> Position {
     let mut p = Position::empty(edition);
     for (s, piece) in pieces {
