@@ -140,7 +140,7 @@ fn game_app(folder: Option<&std::path::Path>) -> App {
         khet::sound::SoundPlugin { device: true },
     ));
     // Each render pass's time on the GPU (or llvmpipe) in the log every second: how the
-    // figures in the README's *Frame rates* were taken.
+    // figures in `docs/performance.md`, *Frame times*, were taken.
     if std::env::var_os("KHET_RENDER_DIAGNOSTICS").is_some() {
         app.add_plugins((
             bevy::render::diagnostic::RenderDiagnosticsPlugin,

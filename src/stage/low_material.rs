@@ -3,10 +3,10 @@
 //! file). The board's picture (`board_image`) is drawn with it in every preset. The shader is
 //! built into the program, not read from `assets/`: without it there would be no board at all.
 //!
-//! Why: on a software renderer (llvmpipe) Bevy's PBR fragment shader costs about 0.5 µs a pixel
-//! on this 2-core machine whether lit or unlit, 105–125 ms a frame for the board at half
-//! resolution; the Low shader draws the same picture in 17 ms (measured with Bevy's render
-//! diagnostics; README, *Frame rates*). Transparent materials (the beam, highlights, effects)
+//! Why: on a software renderer (llvmpipe) Bevy's PBR fragment shader costs about 0.5 µs a pixel on
+//! this 2-core machine whether lit or unlit, 105–125 ms a frame for the board at half resolution;
+//! the Low shader draws the same picture in 17 ms (measured with Bevy's render diagnostics;
+//! `docs/performance.md`, *Frame times*). Transparent materials (the beam, highlights, effects)
 //! cover few pixels and keep PBR.
 //!
 //! The game's systems go on spawning and setting `StandardMaterial`s; [`swap`] runs after them

@@ -9,8 +9,8 @@
 //! (Render scale: the board's picture has half the window's pixels each way, `board_image`.
 //! Reflections: the environment light of `environment`. Shards and sparks: `effects`.)
 //!
-//! Low is what a machine without a graphics card gets: on llvmpipe (2 cores, 1280 × 800) it
-//! draws 17–18 frames a second where PBR at full scale drew 2.6 (README, *Frame rates*).
+//! Low is what a machine without a graphics card gets: on llvmpipe (2 cores, 1280 × 800) it draws
+//! 17–18 frames a second where PBR at full scale drew 2.6 (`docs/performance.md`, *Frame times*).
 //!
 //! MSAA ×2 is not offered: WebGPU guarantees only 1 and 4 samples, and llvmpipe refuses 2.
 //! The board camera stays HDR in every preset (tonemapping needs it; an LDR Low camera was

@@ -1,5 +1,5 @@
-//! Benchmarks: perft from Classic, the make-and-fire rate of the search's inner loop, and the
-//! depth the search reaches in a fixed time. Figures go in the README with these commands.
+//! Benchmarks: perft from Classic, the make-and-fire rate of the search's inner loop, and the depth
+//! the search reaches in a fixed time. Figures go in `docs/performance.md` with these commands.
 
 use crate::out::{Failure, Out, say};
 use khet_engine::{Limits, Move, Position, Rng, Searcher, Setup, perft};

@@ -417,8 +417,8 @@ fn every_shipped_puzzle_verifies() {
     let shipped = out.lines().filter(|l| l.starts_with("ok ")).count();
     assert_eq!(shipped, 48, "{shipped} puzzles:\n{out}");
     assert!(!out.contains("FAILED"), "{out}");
-    // What the README promises: eight from each setup of both editions, wins in 1 to 4,
-    // difficulties 1 to 5 (each used).
+    // What `docs/game.md` and `docs/engine.md` promise: eight from each setup of both editions,
+    // wins in 1 to 4, difficulties 1 to 5 (each used).
     let bytes = std::fs::read(path).unwrap();
     let book = khet_engine::puzzle::PuzzleBook::from_bytes(&bytes, path).unwrap();
     for setup in [

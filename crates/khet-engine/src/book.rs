@@ -7,7 +7,7 @@
 //! of 3 s sees; against Khet2-AI, Master as Red there had lost two or three Pyramids by ply 27 in
 //! 10 of 24 games, and 5 of them were drawn. A book holds what the long search found, for positions
 //! the engine has met: it learns its openings from its games (`khet-engine openings --records DIR`
-//! searches the first plies of kept games and writes the book; see the README).
+//! searches the first plies of kept games and writes the book; see `docs/engine.md`).
 //!
 //! The book is text, one position a line: `POSITION | MOVE | DEPTH | SCORE` (the position
 //! string, the move in the protocol's notation, the depth the search completed and its score
@@ -18,7 +18,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use std::collections::HashMap;
 
-/// The book shipped with the engine (made by `khet-engine openings`, see the README).
+/// The book shipped with the engine (made by `khet-engine openings`, see `docs/engine.md`).
 const BUILTIN: &str = include_str!("../book/openings.txt");
 
 /// The first lines of a book written by [`Book::to_text`].

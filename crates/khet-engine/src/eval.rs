@@ -1,6 +1,6 @@
 //! The evaluation: what a Khet position is worth to the side to move, in centipawns. All
 //! weights are in [`Weights`]; the defaults were set by hand and checked by self-play matches
-//! (`khet-engine match`), see the README.
+//! (`khet-engine match`), see `docs/engine-ledger.md`.
 
 use crate::laser::{Hits, REACH_CAP};
 use crate::piece::{Color, Kind};
@@ -35,18 +35,18 @@ pub struct Weights {
     /// For a side ahead by [`REACH_LEAD`] or more: each move fewer its beam needs to its
     /// nearest capture ([`Reach::capture`](crate::laser::Reach::capture)): taking what guards
     /// the enemy Pharaoh, and a capture before the no-capture draw. At 20 it converts more won
-    /// positions, and its sequential test from the setups passed (see the README).
+    /// positions, and its sequential test from the setups passed (see `docs/engine-ledger.md`).
     pub capture_reach: i32,
     /// For a side ahead by [`REACH_LEAD`] or more: each side of the enemy Pharaoh past the
     /// first that its beam reaches within one move more than its reach
     /// ([`Reach::sides`](crate::laser::Reach::sides)). A Pharaoh open from two sides is a fork
     /// one move cannot meet, so the side ahead is paid for building one. 0 (off) until its
-    /// sequential test from the setups passes (see the README).
+    /// sequential test from the setups passes (see `docs/engine-ledger.md`).
     pub pharaoh_sides: i32,
-    /// For a side ahead by [`REACH_LEAD`] or more: each own mirror (Pyramid, Scarab, Djed)
-    /// within two kings' steps of the enemy Pharaoh, a siege from which threats come from more
-    /// than one side. 0 (off) until its sequential test from the setups passes (see the
-    /// README); at 10, from the books of won positions it converted a few more.
+    /// For a side ahead by [`REACH_LEAD`] or more: each own mirror (Pyramid, Scarab, Djed) within
+    /// two kings' steps of the enemy Pharaoh, a siege from which threats come from more than one
+    /// side. 0 (off) until its sequential test from the setups passes (see
+    /// `docs/engine-ledger.md`); at 10, from the books of won positions it converted a few more.
     pub siege: i32,
 }
 

@@ -139,7 +139,7 @@
 //! books' 111 with it, 58 without), and from the setups its sequential test leant towards a
 //! loss (Elo −17, −52 to +18, after 220 games), where a tactical middle game's parries cost
 //! up to 42% more instructions at a fixed depth; only asking whether a parry exists, without
-//! searching them, accepted H0 (Elo −37 after 158 games). See the README.
+//! searching them, accepted H0 (Elo −37 after 158 games). See `docs/engine-ledger.md`.
 //!
 //! Book ([`Searcher::book`], none by default): a timed search (not one to a depth, a node
 //! count or a forced hit) of a position the book has plays the book's move at once, as found
@@ -196,7 +196,7 @@ pub fn late_move_count(depth: i32) -> usize {
 /// (from 0) of a node `depth` plies from the horizon: ln(depth) × ln(i) / 2.25 rounded, at
 /// least 1. The form chess programs use (the later a move comes in a well-ordered list, the
 /// likelier it is bad, and the more a deep node can spare). A divisor of 3 (smaller
-/// reductions) was undecided at no gain after 282 games (Elo −1 ± 34; the README).
+/// reductions) was undecided at no gain after 282 games (Elo −1 ± 34; `docs/engine-ledger.md`).
 pub fn graded_reduction(depth: i32, i: usize) -> i32 {
     static TABLE: std::sync::LazyLock<Box<[[u8; 128]; 64]>> = std::sync::LazyLock::new(|| {
         let mut t = Box::new([[1u8; 128]; 64]);
@@ -212,7 +212,7 @@ pub fn graded_reduction(depth: i32, i: usize) -> i32 {
 }
 /// A null move's reply is searched this much shallower at `depth`, on top of the ply it uses.
 /// 3 + depth/4 halved the tree to a depth but lost in play (H0 after 277 games, Elo −37 ± 35;
-/// the README): a pass hides a quiet move that turns a beam onto a piece.
+/// `docs/engine-ledger.md`): a pass hides a quiet move that turns a beam onto a piece.
 pub fn null_reduction(depth: i32) -> i32 {
     2 + depth / 6
 }
@@ -544,7 +544,7 @@ impl EvalCache {
 
 /// The contempt by default: a Pyramid. Master's opponents (people, Khet2-AI) are weaker than it,
 /// and against a weaker side a position a little worse is still worth playing on; a draw is
-/// taken only a Pyramid or more behind (see the README for the matches that chose it).
+/// taken only a Pyramid or more behind (see `docs/engine-ledger.md` for the matches that chose it).
 pub const DEFAULT_CONTEMPT: i32 = 100;
 
 impl Default for Searcher {

@@ -171,7 +171,7 @@ fn the_short_shipped_puzzles_agree_with_brute_force() {
         }
         checked[puzzle.moves as usize - 1] += 1;
     }
-    // The README's book: wins in one and in two among its 48.
+    // The shipped puzzles (`docs/engine.md`, Puzzles): wins in one and in two among its 48.
     assert!(checked[0] >= 6 && checked[1] >= 6, "{checked:?}");
 }
 

@@ -1,8 +1,8 @@
 //! The watch page in a real browser: headless Chromium opens the lobby page and a game's watch
 //! page while two players play it through a real server, and the test reads what the page shows
 //! (its DOM and its pixels): the game listed, the pieces, each move, each shot's beam, the
-//! clocks and the result. The screenshots are kept in `$CARGO_TARGET_TMPDIR/watch` (the README's
-//! pictures come from there).
+//! clocks and the result. The screenshots are kept in `$CARGO_TARGET_TMPDIR/watch` (the
+//! pictures of `docs/server.md` come from there).
 
 mod common;
 
