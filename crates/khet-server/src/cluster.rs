@@ -12,9 +12,9 @@
 //! requests), `khet:game:CODE` (the owner's events of a game, and `moved` when a node takes it
 //! over) and `khet:nodes` (each node's heartbeat, with its open games for the lobby).
 
-use crate::hub::lock;
-use crate::room::{Out, Refused};
+use crate::messages::{Out, Refused};
 use crate::store::PlayerRow;
+use crate::util::lock;
 use futures_util::StreamExt;
 use khet_engine::Color;
 use khet_protocol::{ClientMsg, OpenGame, Refusal};
@@ -33,15 +33,6 @@ pub const ANSWER_WAIT: Duration = Duration::from_secs(5);
 
 /// How often a node says it is alive (and what its lobby holds).
 pub const BEAT_EVERY: Duration = Duration::from_secs(1);
-
-/// The reason of the refusal a client gets when the game's node does not answer: the client's
-/// connection is closed instead, so that it reconnects and finds the game where it is now.
-pub const UNAVAILABLE: &str = "the game's server is not answering; reconnect";
-
-/// A refusal that closes the client's connection (see [`UNAVAILABLE`]).
-pub fn unavailable() -> Refused {
-    Refused::new(Refusal::Storage, UNAVAILABLE)
-}
 
 /// A player as sent between nodes.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -152,6 +143,10 @@ pub enum NodeMsg {
         id: u64,
         /// The answer or the refusal.
         result: Result<Answer, (Refusal, String)>,
+        /// The refusal is [`Refused::unavailable`]: the game is not (or no longer) the answering
+        /// node's. Left out when false, so that every other reply reads as it did before.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        unavailable: bool,
     },
 }
 
@@ -285,15 +280,17 @@ impl Broker {
         lock(&self.pending).remove(&id);
         match answer {
             Ok(Ok(result)) => result,
-            _ => Err(unavailable()),
+            _ => Err(Refused::unavailable()),
         }
     }
 
     /// Answers request `id` of node `to`.
     pub async fn reply(&self, to: &str, id: u64, result: Result<Answer, Refused>) {
+        let unavailable = result.as_ref().is_err_and(Refused::is_unavailable);
         let msg = NodeMsg::Reply {
             id,
-            result: result.map_err(|r| (r.0, r.1)),
+            result: result.map_err(|r| (r.code, r.reason)),
+            unavailable,
         };
         self.publish(&self.channels().node(to), &msg).await;
     }
@@ -371,9 +368,19 @@ impl Broker {
                         req,
                     });
                 }
-                Ok(NodeMsg::Reply { id, result }) => {
+                Ok(NodeMsg::Reply {
+                    id,
+                    result,
+                    unavailable,
+                }) => {
                     if let Some(tx) = lock(&self.pending).remove(&id) {
-                        let _ = tx.send(result.map_err(|(code, why)| Refused::new(code, why)));
+                        let _ = tx.send(result.map_err(|(code, why)| {
+                            if unavailable {
+                                Refused::unavailable()
+                            } else {
+                                Refused::new(code, why)
+                            }
+                        }));
                     }
                 }
                 Err(e) => eprintln!("khet-server: broker: not a node message: {e}"),
@@ -459,5 +466,34 @@ pub fn out_msg(out: &Out) -> GameMsg {
     GameMsg::Out {
         n: out.0,
         json: out.1.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reply's refusal keeps its wire form; only an unavailable one carries the flag, and a
+    /// reply without it reads as not unavailable.
+    #[test]
+    fn a_reply_says_unavailable_only_when_it_is() {
+        let reply = |refused: Refused| NodeMsg::Reply {
+            id: 7,
+            unavailable: refused.is_unavailable(),
+            result: Err((refused.code, refused.reason)),
+        };
+        let plain = serde_json::to_string(&reply(Refused::new(Refusal::NotNow, "no"))).unwrap();
+        assert_eq!(
+            plain,
+            r#"{"t":"reply","id":7,"result":{"Err":["not_now","no"]}}"#
+        );
+        let gone = serde_json::to_string(&reply(Refused::unavailable())).unwrap();
+        assert!(gone.ends_with(r#","unavailable":true}"#), "{gone}");
+        for (json, unavailable) in [(plain, false), (gone, true)] {
+            match serde_json::from_str::<NodeMsg>(&json).unwrap() {
+                NodeMsg::Reply { unavailable: u, .. } => assert_eq!(u, unavailable),
+                NodeMsg::Request { .. } => panic!("not a reply: {json}"),
+            }
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! What the server answers over plain HTTP: the list of games, each game's record in the
 //! engine's RON format (`khet-engine replay` reads it), and the leaderboard.
 
-use crate::AppState;
+use crate::state::AppState;
 use crate::store::{GameRow, StoreError};
 use axum::Json;
 use axum::extract::{Path, State};

@@ -7,12 +7,15 @@ pub mod cluster;
 mod http;
 pub mod hub;
 pub mod limits;
+pub mod messages;
 pub mod rating;
 pub mod remote;
 pub mod room;
 pub mod secret;
 mod socket;
+mod state;
 pub mod store;
+mod util;
 pub mod watch;
 
 use axum::Router;
@@ -23,18 +26,11 @@ use axum::routing::get;
 use hub::Hub;
 use khet_protocol::MAX_CLIENT_MESSAGE_BYTES;
 use limits::{LimitSettings, Limits};
+pub use state::AppState;
 use std::future::Future;
 use std::net::SocketAddr;
-use std::sync::Arc;
 use store::{Store, StoreError};
 use tokio::net::TcpListener;
-
-/// What every request handler shares.
-#[derive(Clone)]
-pub struct AppState {
-    hub: Hub,
-    limits: Arc<Limits>,
-}
 
 async fn upgrade(
     State(state): State<AppState>,
@@ -130,7 +126,7 @@ pub async fn serve(
         Some(c) => {
             let (broker, stream) = cluster::Broker::connect(&c.broker, &c.name, &c.node)
                 .await
-                .map_err(StoreError)?;
+                .map_err(StoreError::Broker)?;
             let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
             tokio::spawn(broker.clone().run(stream, tx));
             let cluster = hub::Cluster {
@@ -156,7 +152,7 @@ pub async fn serve(
     )
     .with_graceful_shutdown(shutdown)
     .await
-    .map_err(|e| StoreError(format!("serving: {e}")))?;
+    .map_err(|e| StoreError::System(format!("serving: {e}")))?;
     // Other nodes (or this one started among several) take its games up at once instead of
     // after its leases.
     let node = settings

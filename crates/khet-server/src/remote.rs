@@ -1,13 +1,12 @@
 //! A game owned by another node, as this node's players and spectators reach it: a task that
-//! takes the same commands as a room (`room::Command`) and passes them to the owner through the
-//! broker, and that hands the owner's events to its followers here. It ends when nobody here
+//! takes the same commands as a room (`messages::Command`) and passes them to the owner through
+//! the broker, and that hands the owner's events to its followers here. It ends when nobody here
 //! follows the game any more, when another node takes the game up (`moved`), or when the owner
 //! does not answer; its followers' connections then close, and their clients reconnect and find
 //! the game where it is now.
 
-use crate::cluster::{Answer, Broker, GameMsg, PlayerWire, Request, UNAVAILABLE};
-use crate::hub::Hub;
-use crate::room::{Attached, Command, Out, Refused};
+use crate::cluster::{Answer, Broker, GameMsg, PlayerWire, Request};
+use crate::messages::{Attached, Command, Out, Refused, RoomHost};
 use std::sync::Arc;
 use tokio::sync::{broadcast, mpsc};
 use tokio::time::{Duration, Instant, sleep_until};
@@ -26,7 +25,7 @@ pub struct Proxy {
     /// The broker.
     pub broker: Arc<Broker>,
     /// The hub, to be forgotten by at the end.
-    pub hub: Hub,
+    pub host: Box<dyn RoomHost>,
 }
 
 /// What a proxy's request tasks tell it.
@@ -94,7 +93,7 @@ impl Proxy {
             }
         }
         // Forgotten first, so that nobody is handed this proxy while it ends.
-        self.hub.remove_room(&self.code, self.id);
+        self.host.remove_room(&self.code, self.id);
         self.broker.unfollow_game(&self.code).await;
     }
 
@@ -108,7 +107,8 @@ impl Proxy {
         let broker = self.broker.clone();
         let (owner, code) = (self.owner.clone(), self.code.clone());
         tokio::spawn(async move {
-            let silent = |r: &Result<Answer, Refused>| matches!(r, Err(Refused(_, why)) if why == UNAVAILABLE);
+            let silent =
+                |r: &Result<Answer, Refused>| r.as_ref().is_err_and(Refused::is_unavailable);
             match command {
                 Command::Attach { seat, since, reply } => {
                     // Subscribed before asking, so that no event falls between the catch-up

@@ -2,100 +2,22 @@
 //! it commands on a channel and receive its events on a broadcast; nothing else changes a game,
 //! so its commands are handled one at a time, each stored before it is announced.
 
-use crate::hub::Hub;
+use crate::messages::{Attached, Command, Out, Refused, RoomHost};
 use crate::rating;
 use crate::store::{GameRow, PlayerRow, Store, StoreError};
+use crate::util::now_ms;
 use khet_engine::{Color, Game, GameError, GameResult, parse_position};
 use khet_protocol::{
     ClientMsg, Clocks, GameEvent, GameView, OpenGame, Refusal, SeatChoice, ServerMsg, Status,
 };
 use std::collections::VecDeque;
 use std::sync::Arc;
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc};
 use tokio::time::{Duration, Instant, sleep_until};
 
 /// How many recent events a room keeps for clients that reconnect; one that missed more gets
 /// the whole game.
 const HISTORY: usize = 64;
-
-/// A message for the connections following a game: its event number (none for presence) and
-/// its JSON, made once for all of them.
-pub type Out = (Option<u64>, Arc<str>);
-
-/// A refusal: its code and a sentence.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refused(pub Refusal, pub String);
-
-impl Refused {
-    /// A refusal with `code` and `reason`.
-    pub fn new(code: Refusal, reason: impl Into<String>) -> Refused {
-        Refused(code, reason.into())
-    }
-}
-
-impl From<StoreError> for Refused {
-    fn from(e: StoreError) -> Refused {
-        eprintln!("khet-server: {e}");
-        Refused::new(
-            Refusal::Storage,
-            "the server could not store that; nothing changed",
-        )
-    }
-}
-
-/// A connection following the game.
-pub struct Attached {
-    /// The side it plays, if any.
-    pub you: Option<Color>,
-    /// The game's messages from now on.
-    pub rx: broadcast::Receiver<Out>,
-    /// What it missed, to send first.
-    pub catch_up: Vec<Out>,
-}
-
-/// What a room is asked.
-pub enum Command {
-    /// Take the free seat.
-    Join {
-        /// Who.
-        player: PlayerRow,
-        /// The seat's secret, made by the caller; only its hash is kept.
-        secret_hash: String,
-        /// The side taken.
-        reply: oneshot::Sender<Result<Color, Refused>>,
-    },
-    /// Follow the game: as a player (with the seat's secret hash) or as a spectator.
-    Attach {
-        /// The hash of the seat's secret, for a player.
-        seat: Option<String>,
-        /// The last event the client has.
-        since: Option<u64>,
-        /// The answer.
-        reply: oneshot::Sender<Result<Attached, Refused>>,
-    },
-    /// A connection stops following.
-    Detach {
-        /// The side it played.
-        seat: Option<Color>,
-    },
-    /// A player acts: a move, an offer, a claim, a resignation (the other messages are not
-    /// a room's).
-    Act {
-        /// The player's side.
-        seat: Color,
-        /// What they do.
-        action: ClientMsg,
-        /// Done, or why not.
-        reply: oneshot::Sender<Result<(), Refused>>,
-    },
-}
-
-/// The milliseconds since 1970, for what is stored.
-pub fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-}
 
 /// A live game.
 pub struct Room {
@@ -121,7 +43,8 @@ pub struct Room {
     fenced: bool,
     tx: broadcast::Sender<Out>,
     store: Store,
-    hub: Hub,
+    /// The hub, as far as a room needs it.
+    host: Box<dyn RoomHost>,
 }
 
 impl Room {
@@ -133,12 +56,12 @@ impl Room {
         players: [Option<PlayerRow>; 2],
         moves: &[String],
         store: Store,
-        hub: Hub,
+        host: Box<dyn RoomHost>,
     ) -> Result<Room, StoreError> {
         let start = parse_position(&row.start)
-            .map_err(|e| StoreError(format!("game {}: start: {e}", row.code)))?;
+            .map_err(|e| StoreError::Corrupt(format!("game {}: start: {e}", row.code)))?;
         let mut game = Game::from_moves(start, moves)
-            .map_err(|e| StoreError(format!("game {}: moves: {e}", row.code)))?;
+            .map_err(|e| StoreError::Corrupt(format!("game {}: moves: {e}", row.code)))?;
         if let Some(result) = row.result {
             game.end_with(result);
         }
@@ -161,7 +84,7 @@ impl Room {
             fenced: false,
             tx,
             store,
-            hub,
+            host,
             row,
         };
         // A restarted server charges nobody for the time it was down: nobody could move.
@@ -185,7 +108,7 @@ impl Room {
                 self.row.code
             );
             self.fenced = true;
-            return crate::cluster::unavailable();
+            return Refused::unavailable();
         }
         e.into()
     }
@@ -197,7 +120,7 @@ impl Room {
             if let Some(result) = self.game.result()
                 && let Err(e) = self.finish(result).await
             {
-                eprintln!("khet-server: game {}: {}", self.row.code, e.1);
+                eprintln!("khet-server: game {}: {}", self.row.code, e.reason);
             }
         }
         self.update_lobby();
@@ -216,7 +139,7 @@ impl Room {
                 break;
             }
         }
-        self.hub.remove_room(&self.row.code, self.id);
+        self.host.remove_room(&self.row.code, self.id);
     }
 
     fn followers(&self) -> u32 {
@@ -281,7 +204,7 @@ impl Room {
         if let Ok(result) = game.lose_on_time(side)
             && let Err(e) = self.finish(result).await
         {
-            eprintln!("khet-server: game {}: {}", self.row.code, e.1);
+            eprintln!("khet-server: game {}: {}", self.row.code, e.reason);
         }
     }
 
@@ -311,7 +234,7 @@ impl Room {
             gone_ms: self
                 .gone_since
                 .map(|g| g.map(|t| u64::try_from(t.elapsed().as_millis()).unwrap_or(u64::MAX))),
-            grace_ms: u64::try_from(self.hub.grace().as_millis()).unwrap_or(u64::MAX),
+            grace_ms: u64::try_from(self.host.grace().as_millis()).unwrap_or(u64::MAX),
             clocks: self.clocks(),
         }
     }
@@ -350,7 +273,7 @@ impl Room {
             }),
             _ => None,
         };
-        self.hub
+        self.host
             .set_lobby_entry(&self.row.code, self.row.created_ms, entry);
     }
 
@@ -558,7 +481,7 @@ impl Room {
             ClientMsg::ClaimAbandoned { draw } => {
                 let gone = seat.other();
                 let away = self.gone_since[gone.index()].map(|t| t.elapsed());
-                let grace = self.hub.grace();
+                let grace = self.host.grace();
                 if away.is_none_or(|a| a < grace) {
                     return Err(Refused::new(
                         Refusal::NotNow,
@@ -640,7 +563,7 @@ impl Room {
             && let Err(e) = self.finish(result).await
         {
             // The move is stored; the end will be stored when the room is next loaded.
-            eprintln!("khet-server: game {}: {}", self.row.code, e.1);
+            eprintln!("khet-server: game {}: {}", self.row.code, e.reason);
         }
         Ok(())
     }
@@ -790,7 +713,7 @@ impl Room {
         self.row.status = Status::Over;
         self.row.listed = false;
         self.update_lobby();
-        self.hub.remove_room(&self.row.code, self.id);
+        self.host.remove_room(&self.row.code, self.id);
         Ok(())
     }
 }

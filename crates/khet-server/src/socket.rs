@@ -5,7 +5,7 @@
 
 use crate::hub::{Hub, Seat};
 use crate::limits::{Limits, Permit};
-use crate::room::{Command, Out, Refused};
+use crate::messages::{Command, Out, Refused};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use governor::DefaultDirectRateLimiter;
 use khet_engine::Color;
@@ -242,7 +242,7 @@ impl Session {
     }
 
     async fn refuse(&mut self, refused: Refused) -> Next {
-        self.send(&ServerMsg::refused(refused.0, refused.1).to_json())
+        self.send(&ServerMsg::refused(refused.code, refused.reason).to_json())
             .await
     }
 
@@ -395,7 +395,7 @@ impl Session {
         let (room, attached) = match self.hub.attach(&code, secret.as_deref(), since).await {
             Ok(ok) => ok,
             // The game is between two nodes: the client reconnects and finds it.
-            Err(refused) if refused.1 == crate::cluster::UNAVAILABLE => {
+            Err(refused) if refused.is_unavailable() => {
                 return Next::Close("the game is moving to another server: reconnect");
             }
             Err(refused) => return self.refuse(refused).await,

@@ -18,25 +18,43 @@ const MIGRATIONS: [(i64, &str, &str); 2] = [
     (2, "leases", include_str!("../migrations/0002_leases.sql")),
 ];
 
-/// A storage failure, for the log and for a [`khet_protocol::Refusal::Storage`].
+/// A failure of the store or of what the server needs beside it, for the log and for a
+/// [`khet_protocol::Refusal::Storage`]; its kind says what failed.
 #[derive(Debug)]
-pub struct StoreError(pub String);
+pub enum StoreError {
+    /// The database failed a statement, or could not be opened or brought up to date.
+    Database(String),
+    /// A write named a lease another node has taken since: this node no longer owns the game,
+    /// and must write nothing more.
+    Fenced,
+    /// A stored game does not read back (a bad status, result, colour, start or moves), or a
+    /// result does not write out.
+    Corrupt(String),
+    /// The broker (Redis), or a game owned by another node with no broker to reach it.
+    Broker(String),
+    /// The system: the database's folder, random numbers, the listening socket.
+    System(String),
+}
 
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "storage: {}", self.0)
+        let why = match self {
+            StoreError::Fenced => "this node no longer owns the game",
+            StoreError::Database(why)
+            | StoreError::Corrupt(why)
+            | StoreError::Broker(why)
+            | StoreError::System(why) => why,
+        };
+        write!(f, "storage: {why}")
     }
 }
 
 impl std::error::Error for StoreError {}
 
-/// The lease of a room whose game another node has taken over: it must write nothing more.
-pub const FENCED: &str = "this node no longer owns the game";
-
 impl StoreError {
     /// Whether the write was refused because the game's lease was taken over.
     pub fn is_fenced(&self) -> bool {
-        self.0 == FENCED
+        matches!(self, StoreError::Fenced)
     }
 }
 
@@ -45,19 +63,19 @@ fn fenced(done: &sqlx::any::AnyQueryResult) -> Result<()> {
     if done.rows_affected() == 1 {
         Ok(())
     } else {
-        Err(StoreError(FENCED.into()))
+        Err(StoreError::Fenced)
     }
 }
 
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> StoreError {
-        StoreError(e.to_string())
+        StoreError::Database(e.to_string())
     }
 }
 
 impl From<sqlx::migrate::MigrateError> for StoreError {
     fn from(e: sqlx::migrate::MigrateError) -> StoreError {
-        StoreError(e.to_string())
+        StoreError::Database(e.to_string())
     }
 }
 
@@ -178,7 +196,7 @@ fn unms(v: i64) -> u64 {
 
 impl GameRow {
     fn from_row(row: &AnyRow) -> Result<GameRow> {
-        let bad = |what: &str| StoreError(format!("a stored game has a bad {what}"));
+        let bad = |what: &str| StoreError::Corrupt(format!("a stored game has a bad {what}"));
         let status = match row.try_get::<String, _>("status")?.as_str() {
             "open" => Status::Open,
             "playing" => Status::Playing,
@@ -273,7 +291,8 @@ pub struct Store {
 impl Store {
     /// Opens (creating if needed) the SQLite database in `dir` and brings its schema up to date.
     pub async fn open_folder(dir: &Path) -> Result<Store> {
-        std::fs::create_dir_all(dir).map_err(|e| StoreError(format!("{}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| StoreError::System(format!("{}: {e}", dir.display())))?;
         let file = dir.join("khet-server.sqlite3");
         Store::open(&format!("sqlite://{}?mode=rwc", file.display())).await
     }
@@ -502,7 +521,8 @@ impl Store {
         now_ms: u64,
         ratings: &[RatingChange],
     ) -> Result<()> {
-        let json = serde_json::to_string(&result).map_err(|e| StoreError(e.to_string()))?;
+        let json =
+            serde_json::to_string(&result).map_err(|e| StoreError::Corrupt(e.to_string()))?;
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
             "UPDATE games SET status = 'over', result = $1, silver_ms = $2, red_ms = $3, event = \

@@ -4,10 +4,10 @@
 //! the page a whole [`Frame`] after each change: the pieces, the last shot's beam as lines, the
 //! moves, the clocks and the result. The rules stay in the engine; the page only draws.
 
-use crate::AppState;
 use crate::hub::Hub;
 use crate::limits::Permit;
-use crate::room::{Command, Out};
+use crate::messages::{Command, Out};
+use crate::state::AppState;
 use axum::extract::ws::{Message, WebSocket};
 use axum::extract::{ConnectInfo, Path, State, WebSocketUpgrade};
 use axum::http::{StatusCode, header};
@@ -314,9 +314,9 @@ async fn watch(mut socket: WebSocket, hub: Hub, code: String, _permit: Permit) {
         let (room, attached) = match hub.attach(&code, None, None).await {
             Ok(ok) => ok,
             // Between two nodes: the page reconnects and finds the game.
-            Err(refused) if refused.1 == crate::cluster::UNAVAILABLE => return,
+            Err(refused) if refused.is_unavailable() => return,
             Err(refused) => {
-                let msg = ServerMsg::refused(refused.0, refused.1).to_json();
+                let msg = ServerMsg::refused(refused.code, refused.reason).to_json();
                 let _ = socket.send(Message::Text(msg.into())).await;
                 let _ = socket.send(Message::Close(None)).await;
                 return;

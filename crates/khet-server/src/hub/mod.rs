@@ -1,0 +1,224 @@
+//! The live games of one server: which room runs each game (or, on a node among several, which
+//! proxy reaches it on its node). Its jobs, each in a file of its own: games loaded from the
+//! store and taken up (`loading`), the seats a client asks for before it plays (`seats`), the
+//! lobby of open games (`lobby`), and the node's life among the others (`nodes`).
+
+mod loading;
+mod lobby;
+mod nodes;
+mod seats;
+
+use crate::cluster::{self, Broker};
+use crate::messages::{Command, RoomHost};
+use crate::room::Room;
+use crate::store::{GameRow, PlayerRow, Store, StoreError};
+use crate::util::{lock, now_ms};
+use khet_engine::Color;
+use khet_protocol::OpenGame;
+use lobby::{Lobby, lobby_json};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{mpsc, watch};
+
+/// A seat given to a client: the game, the side and the secret to play it with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seat {
+    /// The game's code.
+    pub code: String,
+    /// The side.
+    pub color: Color,
+    /// The secret (the server keeps only its hash).
+    pub secret: String,
+}
+
+/// A node among several: its broker and how long its leases last.
+pub struct Cluster {
+    /// The connection to Redis.
+    pub broker: Arc<Broker>,
+    /// How long a lease lasts; it is renewed three times within it.
+    pub lease: Duration,
+}
+
+/// A game live on this node: its room, or a proxy of another node's room.
+struct Live {
+    id: u64,
+    tx: mpsc::Sender<Command>,
+    /// A room of this node's (not a proxy).
+    local: bool,
+}
+
+/// What another node last said.
+struct Peer {
+    heard: tokio::time::Instant,
+    lobby: Vec<(u64, OpenGame)>,
+}
+
+struct Inner {
+    store: Store,
+    /// How long a player must be gone before the other may claim the game.
+    grace: std::time::Duration,
+    /// This node's name (`local` alone).
+    node: String,
+    cluster: Option<Cluster>,
+    /// Each live room's (or proxy's) sender, with its number (so that one that ends removes
+    /// itself and not a successor).
+    rooms: Mutex<HashMap<String, Live>>,
+    /// The other nodes, by name.
+    peers: Mutex<HashMap<String, Peer>>,
+    /// Followers other nodes attached to this node's rooms: by node, each game and side, so that
+    /// a node that dies stops counting as its players' presence.
+    remote_followers: Mutex<HashMap<String, Vec<(String, Option<Color>)>>>,
+    next_room: AtomicU64,
+    /// Loading a room from the store, or creating a game, happens once at a time, so no game
+    /// gets two rooms.
+    loading: tokio::sync::Mutex<()>,
+    /// Pairing happens once at a time, so two seekers do not both take one game.
+    pairing: tokio::sync::Mutex<()>,
+    lobby: Mutex<Lobby>,
+    lobby_tx: watch::Sender<Arc<str>>,
+}
+
+/// The server's live games; cheap to clone.
+#[derive(Clone)]
+pub struct Hub {
+    inner: Arc<Inner>,
+}
+
+impl Hub {
+    /// A hub over `store`, with no rooms yet; `grace` is how long a player must be gone before
+    /// the other may claim the game; `cluster` when this node is one of several.
+    pub fn new(store: Store, grace: std::time::Duration, cluster: Option<Cluster>) -> Hub {
+        let (lobby_tx, _) = watch::channel(lobby_json(&Lobby::new()));
+        let node = cluster
+            .as_ref()
+            .map_or_else(|| "local".to_string(), |c| c.broker.node().to_string());
+        Hub {
+            inner: Arc::new(Inner {
+                store,
+                grace,
+                node,
+                cluster,
+                rooms: Mutex::new(HashMap::new()),
+                peers: Mutex::new(HashMap::new()),
+                remote_followers: Mutex::new(HashMap::new()),
+                next_room: AtomicU64::new(1),
+                loading: tokio::sync::Mutex::new(()),
+                pairing: tokio::sync::Mutex::new(()),
+                lobby: Mutex::new(Lobby::new()),
+                lobby_tx,
+            }),
+        }
+    }
+
+    /// How long a player must be gone before the other may claim the game.
+    pub fn grace(&self) -> std::time::Duration {
+        self.inner.grace
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.inner.store
+    }
+
+    /// This node's name.
+    pub fn node(&self) -> &str {
+        &self.inner.node
+    }
+
+    /// When a lease taken now runs out (alone, an hour: nobody else takes it anyway).
+    fn lease_until(&self) -> u64 {
+        let lease = self
+            .inner
+            .cluster
+            .as_ref()
+            .map_or(Duration::from_secs(3600), |c| c.lease);
+        now_ms() + u64::try_from(lease.as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// Whether game `code`'s room runs on this node (not a proxy of another's).
+    fn is_local(&self, code: &str) -> bool {
+        lock(&self.inner.rooms)
+            .get(code)
+            .is_some_and(|live| live.local && !live.tx.is_closed())
+    }
+
+    fn live(&self, code: &str) -> Option<mpsc::Sender<Command>> {
+        lock(&self.inner.rooms)
+            .get(code)
+            .filter(|live| !live.tx.is_closed())
+            .map(|live| live.tx.clone())
+    }
+
+    fn spawn(
+        &self,
+        row: GameRow,
+        players: [Option<PlayerRow>; 2],
+        moves: &[String],
+    ) -> Result<mpsc::Sender<Command>, StoreError> {
+        let code = row.code.clone();
+        let id = self.inner.next_room.fetch_add(1, Ordering::Relaxed);
+        let room = Room::new(
+            id,
+            row,
+            players,
+            moves,
+            self.inner.store.clone(),
+            Box::new(self.clone()),
+        )?;
+        let (tx, rx) = mpsc::channel(64);
+        if let Some(cluster) = &self.inner.cluster {
+            // Every message of the room goes to the game's channel too, for followers on other
+            // nodes; subscribed before the room runs, so that nothing goes before.
+            let mut out = room.subscribe();
+            let broker = cluster.broker.clone();
+            let channel = cluster.broker.channels().game(&code);
+            tokio::spawn(async move {
+                loop {
+                    match out.recv().await {
+                        Ok(msg) => broker.publish(&channel, &cluster::out_msg(&msg)).await,
+                        // Followers elsewhere see the gap in the numbers and follow again.
+                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                        Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                    }
+                }
+            });
+        }
+        let live = Live {
+            id,
+            tx: tx.clone(),
+            local: true,
+        };
+        lock(&self.inner.rooms).insert(code, live);
+        tokio::spawn(room.run(rx));
+        Ok(tx)
+    }
+
+    /// Forgets room `id` of game `code` (it ended, or its game was withdrawn).
+    pub fn remove_room(&self, code: &str, id: u64) {
+        let mut rooms = lock(&self.inner.rooms);
+        if rooms.get(code).is_some_and(|live| live.id == id) {
+            rooms.remove(code);
+        }
+    }
+
+    /// How many rooms are live.
+    pub fn live_rooms(&self) -> usize {
+        lock(&self.inner.rooms).len()
+    }
+}
+
+impl RoomHost for Hub {
+    fn grace(&self) -> Duration {
+        Hub::grace(self)
+    }
+
+    fn set_lobby_entry(&self, code: &str, created_ms: u64, entry: Option<OpenGame>) {
+        Hub::set_lobby_entry(self, code, created_ms, entry);
+    }
+
+    fn remove_room(&self, code: &str, id: u64) {
+        Hub::remove_room(self, code, id);
+    }
+}

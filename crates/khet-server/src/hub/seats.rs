@@ -1,0 +1,200 @@
+//! What a client asks for before it plays: a game created, joined or paired (a seat), a game
+//! followed, and the player of its identity.
+
+use super::{Hub, Seat};
+use crate::messages::{Attached, Command, Refused};
+use crate::rating;
+use crate::secret;
+use crate::store::{GameRow, Lease, PlayerRow, StoreError};
+use crate::util::now_ms;
+use khet_engine::{Color, Setup};
+use khet_protocol::{ClockSpec, NewGame, Refusal, SeatChoice, Status};
+use tokio::sync::{mpsc, oneshot};
+
+impl Hub {
+    /// Creates a game for `creator`.
+    pub async fn create(&self, creator: &PlayerRow, new: &NewGame) -> Result<Seat, Refused> {
+        let setup = Setup::builtin(&new.setup)
+            .map_err(|e| Refused::new(Refusal::BadGame, e.to_string()))?;
+        if let Some(clock) = new.clock {
+            clock
+                .check()
+                .map_err(|e| Refused::new(Refusal::BadGame, e))?;
+        }
+        let random = |_| Refused::new(Refusal::Storage, "the server has no random numbers");
+        let color = match new.color {
+            SeatChoice::Silver => Color::Silver,
+            SeatChoice::Red => Color::Red,
+            SeatChoice::Random => {
+                if secret::new_secret().map_err(random)?.as_bytes()[0] % 2 == 0 {
+                    Color::Silver
+                } else {
+                    Color::Red
+                }
+            }
+        };
+        let seat_secret = secret::new_secret().map_err(random)?;
+        let mut players = [None, None];
+        players[color.index()] = Some(creator.id.clone());
+        let mut secrets = [None, None];
+        secrets[color.index()] = Some(secret::hash(&seat_secret));
+        let initial = new.clock.map_or(0, |c| c.initial_ms);
+        let mut row = GameRow {
+            code: String::new(),
+            setup: setup.name.clone(),
+            start: setup.position.to_string(),
+            rated: new.rated,
+            listed: new.listed,
+            clock: new.clock,
+            creator_choice: new.color,
+            players,
+            secrets,
+            status: Status::Open,
+            result: None,
+            clocks_ms: [initial; 2],
+            event: 0,
+            created_ms: now_ms(),
+            started_ms: None,
+            ended_ms: None,
+            lease: Lease {
+                owner: Some(self.inner.node.clone()),
+                token: 1,
+                until_ms: self.lease_until(),
+            },
+        };
+        // From its insert to its room a new game is a stored game not over without a live room,
+        // which a node looking for games to take up (its own included: a restarted node takes
+        // its games back) would load into a second room; so both happen as one load does.
+        let _loading = self.inner.loading.lock().await;
+        // A code already taken makes the insert fail; draw again (rare: about 40 bits).
+        let mut tries = 0;
+        loop {
+            row.code = secret::new_code().map_err(random)?;
+            match self.inner.store.insert_game(&row).await {
+                Ok(()) => break,
+                Err(e) if tries < 3 => {
+                    tries += 1;
+                    eprintln!("khet-server: new game: {e}; trying another code");
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        let mut seated = [None, None];
+        seated[color.index()] = Some(creator.clone());
+        self.spawn(row.clone(), seated, &[])?;
+        Ok(Seat {
+            code: row.code,
+            color,
+            secret: seat_secret,
+        })
+    }
+
+    /// Takes the free seat of game `code` for `player`.
+    pub async fn join(&self, code: &str, player: &PlayerRow) -> Result<Seat, Refused> {
+        let room = self.room(code).await?.ok_or_else(|| {
+            Refused::new(Refusal::UnknownGame, format!("no game has the code {code}"))
+        })?;
+        let secret = secret::new_secret()
+            .map_err(|_| Refused::new(Refusal::Storage, "the server has no random numbers"))?;
+        let (reply, answer) = oneshot::channel();
+        room.send(Command::Join {
+            player: player.clone(),
+            secret_hash: secret::hash(&secret),
+            reply,
+        })
+        .await
+        .map_err(|_| gone(code))?;
+        let color = answer.await.map_err(|_| gone(code))??;
+        Ok(Seat {
+            code: code.to_string(),
+            color,
+            secret,
+        })
+    }
+
+    /// Quick pairing: the oldest open game in the lobby with this clock and rating, or a new one.
+    pub async fn seek(
+        &self,
+        player: &PlayerRow,
+        clock: Option<ClockSpec>,
+        rated: bool,
+    ) -> Result<Seat, Refused> {
+        let _pairing = self.inner.pairing.lock().await;
+        let candidates: Vec<String> = self
+            .whole_lobby()
+            .values()
+            .filter(|g| g.clock == clock && g.rated == rated && g.creator.id != player.id)
+            .map(|g| g.code.clone())
+            .collect();
+        for code in candidates {
+            match self.join(&code, player).await {
+                Ok(seat) => return Ok(seat),
+                Err(Refused {
+                    code: Refusal::SeatTaken | Refusal::UnknownGame,
+                    ..
+                }) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let new = NewGame {
+            setup: "classic".into(),
+            clock,
+            color: SeatChoice::Random,
+            rated,
+            listed: true,
+        };
+        self.create(player, &new).await
+    }
+
+    /// Follows game `code` as the holder of `secret`, or as a spectator.
+    pub async fn attach(
+        &self,
+        code: &str,
+        secret: Option<&str>,
+        since: Option<u64>,
+    ) -> Result<(mpsc::Sender<Command>, Attached), Refused> {
+        let room = self.room(code).await?.ok_or_else(|| {
+            Refused::new(Refusal::UnknownGame, format!("no game has the code {code}"))
+        })?;
+        let (reply, answer) = oneshot::channel();
+        room.send(Command::Attach {
+            seat: secret.map(secret::hash),
+            since,
+            reply,
+        })
+        .await
+        .map_err(|_| gone(code))?;
+        let attached = answer.await.map_err(|_| gone(code))??;
+        Ok((room, attached))
+    }
+
+    /// The player of an installation's identity, made on first sight; a new name is kept.
+    pub async fn player(&self, identity: &str, name: &str) -> Result<PlayerRow, StoreError> {
+        let hash = secret::hash(identity);
+        if let Some(mut player) = self.inner.store.player_by_identity(&hash).await? {
+            if player.name != name {
+                self.inner.store.rename(&player.id, name).await?;
+                player.name = name.to_string();
+            }
+            return Ok(player);
+        }
+        let player = PlayerRow {
+            id: secret::new_code().map_err(StoreError::System)?,
+            name: name.to_string(),
+            rating: rating::initial(),
+            games: 0,
+        };
+        self.inner
+            .store
+            .insert_player(&player, &hash, now_ms())
+            .await?;
+        Ok(player)
+    }
+}
+
+fn gone(code: &str) -> Refused {
+    Refused::new(
+        Refusal::UnknownGame,
+        format!("game {code} was just closed; try again"),
+    )
+}
