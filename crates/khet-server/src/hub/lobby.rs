@@ -50,15 +50,101 @@ impl Hub {
         all
     }
 
-    /// The lobby of every node, as JSON, to everyone who follows it here.
+    /// The lobby of every node, as JSON, to everyone who follows it here. The picture is made
+    /// while the channel is held, so that pictures are sent in the order they were made: made
+    /// first and sent after, a change made on another thread meanwhile could be sent and then
+    /// overwritten by the older picture, and the game would stay missing from every follower's
+    /// lobby until the next change.
     pub(super) fn lobby_changed(&self) {
         self.inner
             .lobby_tx
-            .send_replace(lobby_json(&self.whole_lobby()));
+            .send_modify(|json| *json = lobby_json(&self.whole_lobby()));
     }
 
     /// The lobby as JSON, now and whenever it changes.
     pub fn lobby(&self) -> watch::Receiver<Arc<str>> {
         self.inner.lobby_tx.subscribe()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+    use khet_protocol::PlayerInfo;
+    use std::time::Duration;
+
+    fn open_game(code: &str) -> OpenGame {
+        OpenGame {
+            code: code.to_string(),
+            setup: "Classic (Khet 2.0)".into(),
+            clock: None,
+            rated: false,
+            creator: PlayerInfo {
+                id: format!("p{code}"),
+                name: format!("Player {code}"),
+                rating: 1500.0,
+                deviation: 350.0,
+                games: 0,
+            },
+            joiner_color: None,
+        }
+    }
+
+    fn shown(rx: &watch::Receiver<Arc<str>>) -> usize {
+        match ServerMsg::from_json(&rx.borrow()) {
+            Ok(ServerMsg::Lobby { games }) => games.len(),
+            other => panic!("not a lobby: {other:?}"),
+        }
+    }
+
+    /// Games entering the lobby at the same moment, each from its own thread as rooms on
+    /// tokio's workers do: what the lobby's followers are shown ends with every one of them. A
+    /// follower is sent the lobby only when it changes, so a stale last picture is never mended
+    /// (the online window test once waited for the second of two games for seven minutes).
+    /// Sending a picture made before another thread's change failed this within four rounds in
+    /// each of five runs.
+    #[test]
+    fn games_entering_the_lobby_at_once_are_all_shown() {
+        let dir = std::env::temp_dir().join(format!("khet-lobby-race-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let store = runtime.block_on(Store::open_folder(&dir)).unwrap();
+        let hub = Hub::new(store, Duration::from_secs(60), None);
+        // A lobby of some size, so that each picture takes a while to make.
+        for i in 0..300 {
+            let code = format!("old{i:05}");
+            hub.set_lobby_entry(&code, i, Some(open_game(&code)));
+        }
+        let rx = hub.lobby();
+        assert_eq!(shown(&rx), 300);
+        for round in 0..100u64 {
+            let threads: Vec<_> = (0..6u64)
+                .map(|t| {
+                    let hub = hub.clone();
+                    std::thread::spawn(move || {
+                        let code = format!("new{t}");
+                        hub.set_lobby_entry(&code, 1_000 + t, Some(open_game(&code)));
+                    })
+                })
+                .collect();
+            for t in threads {
+                t.join().unwrap();
+            }
+            assert_eq!(
+                shown(&rx),
+                306,
+                "round {round}: a game entered but is not shown"
+            );
+            for t in 0..6u64 {
+                hub.set_lobby_entry(&format!("new{t}"), 1_000 + t, None);
+            }
+            assert_eq!(shown(&rx), 300);
+        }
+        drop(hub);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
