@@ -71,8 +71,12 @@ fn run_autoplay() -> PathBuf {
         .args(["900", "xvfb-run", "-a", "-s", "-screen 0 1280x800x24"])
         .arg(env!("CARGO_BIN_EXE_khet"))
         // What a player without a graphics card gets (Auto picks Low on llvmpipe), and three
-        // times as fast as High here; the README's pictures are taken at High.
+        // times as fast as High here; the pictures in `docs/` are taken at High.
         .env("KHET_AUTOPLAY_QUALITY", "low")
+        // Settings and saves of its own, as on a new machine: the run neither reads nor
+        // overwrites the developer's.
+        .env("KHET_CONFIG", dir.join("config"))
+        .env("KHET_DATA", dir.join("data"))
         .arg("--autoplay")
         .arg(&dir)
         .status()

@@ -76,6 +76,10 @@ fn the_real_window_plays_online() {
         .args(["600", "xvfb-run", "-a", "-s", "-screen 0 1280x800x24"])
         .arg(env!("CARGO_BIN_EXE_khet"))
         .env("KHET_AUTOPLAY_QUALITY", "low")
+        // Settings, identity and seats of its own, as on a new machine: the run neither reads
+        // nor overwrites the developer's.
+        .env("KHET_CONFIG", dir.join("config"))
+        .env("KHET_DATA", dir.join("data"))
         .arg("--online-tour")
         .arg(&shots)
         .args(["--server", &url])

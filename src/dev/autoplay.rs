@@ -92,9 +92,6 @@ fn click_move(
     }
 }
 
-/// The most frames the scripted run may take.
-const FRAME_LIMIT: u32 = 4000;
-
 #[allow(clippy::too_many_arguments)]
 fn run(
     mut auto: ResMut<Autoplay>,
@@ -114,18 +111,23 @@ fn run(
 ) {
     // The script drives the game frame by frame: it never lets the loop rest.
     frames.now();
-    let Some(game) = game else { return };
-    auto.frames += 1;
-    // A step that waits for what never comes fails loudly, not at the test's time-out. The
-    // whole tour takes about 500 frames.
-    if auto.frames > FRAME_LIMIT {
+    // A step that waits for what never comes fails loudly, not at the test's time-out.
+    if let Some(waited) = auto.overdue() {
         error!(
-            "autoplay: stuck at step {} after {} frames",
-            auto.step, auto.frames
+            "autoplay: gave up at step {} after {:.0} s (deadline {} s), {} frames in all; \
+             pictures asked for {}, on disk {}",
+            auto.step,
+            waited.as_secs_f64(),
+            super::script::STEP_DEADLINE.as_secs(),
+            auto.frames,
+            auto.saved.len(),
+            auto.saved.iter().filter(|p| p.exists()).count()
         );
         exit.write(AppExit::error());
         return;
     }
+    let Some(game) = game else { return };
+    auto.frames += 1;
     // Wall-clock time between frames: Bevy's clocks follow the fixed animation step of the
     // scripted shots.
     let now = Instant::now();

@@ -5,21 +5,18 @@
 //! table with the server's clocks running (`online-game.png`); then Bea's connection drops and
 //! the table shows her gone with the claim's countdown (`online-gone.png`).
 
-use super::script::{Autoplay, finish, shoot};
-use crate::online::{LinkState, Online, OnlineRequest, OnlineTable};
+use super::script::{Autoplay, STEP_DEADLINE, finish, shoot};
+use crate::online::{LinkState, Online, OnlineNotice, OnlineRequest, OnlineTable};
 use crate::screen::Screen;
 use crate::table::{Match, MoveRequested, Show};
 use bevy::prelude::*;
 use khet_engine::{Color as Side, Limits, Searcher};
-use khet_protocol::client::Connection;
+use khet_protocol::client::{Backoff, Connection};
 use khet_protocol::{ClientMsg, ClockSpec, Mirror, NewGame, SeatChoice, ServerMsg};
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
-
-/// Frames after which the tour gives up, loudly (a step that never comes).
-const FRAME_LIMIT: u32 = 6000;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 pub struct OnlineTourPlugin {
     pub dir: PathBuf,
@@ -32,7 +29,32 @@ struct Tour {
     server: String,
     /// Set to make Bea's connection drop.
     bea_leaves: Arc<AtomicBool>,
-    bea_code: Arc<std::sync::Mutex<Option<String>>>,
+    bea_code: Arc<Mutex<Option<String>>>,
+    /// What each bot did, in order, for the report when a step never comes.
+    bots: Vec<(&'static str, BotLog)>,
+}
+
+/// A bot's doings, shared with its thread: each with how many times in a row it happened.
+type BotLog = Arc<Mutex<Vec<(String, u32)>>>;
+
+fn note(log: &BotLog, what: String) {
+    if let Ok(mut log) = log.lock() {
+        match log.last_mut() {
+            Some((last, n)) if *last == what => *n += 1,
+            _ => log.push((what, 1)),
+        }
+    }
+}
+
+/// What step `step` of [`run`] waits for, for the report when it never comes.
+fn waits_for(step: usize) -> &'static str {
+    match step {
+        1 => "the link to be connected and the lobby to list both bots' games",
+        3 => "Bea's game's code",
+        4 => "the game at the table, four plies played",
+        6 => "Bea shown gone for more than 3 s",
+        _ => "a screenshot or the end",
+    }
 }
 
 impl Plugin for OnlineTourPlugin {
@@ -42,6 +64,7 @@ impl Plugin for OnlineTourPlugin {
             server: self.server.clone(),
             bea_leaves: Arc::new(AtomicBool::new(false)),
             bea_code: Arc::default(),
+            bots: Vec::new(),
         })
         .add_systems(
             Startup,
@@ -59,41 +82,70 @@ impl Plugin for OnlineTourPlugin {
 }
 
 /// A bot: opens `new` as `name`, answers each move with a shallow search after a short pause,
-/// and drops its connection when `leave` is set.
+/// and drops its connection when `leave` is set. It connects as another player's game does,
+/// trying again while the connection fails for a reason that may pass (until
+/// [`STEP_DEADLINE`]), and writes what it does and hears in `log`.
 fn bot(
     server: String,
     name: &'static str,
     n: u64,
     new: NewGame,
     leave: Arc<AtomicBool>,
-    code: Arc<std::sync::Mutex<Option<String>>>,
+    code: Arc<Mutex<Option<String>>>,
+    log: BotLog,
 ) {
     std::thread::spawn(move || {
         let identity = format!("{:032x}", 0xB07_0000 + n);
-        let Ok(mut conn) = Connection::open(&server, &identity, name) else {
-            error!("online tour: {name} cannot connect");
-            return;
+        let began = Instant::now();
+        let mut backoff = Backoff::default();
+        let mut conn = loop {
+            match Connection::open(&server, &identity, name) {
+                Ok(conn) => break conn,
+                Err(e) if e.is_transient() && began.elapsed() < STEP_DEADLINE => {
+                    note(&log, format!("connect failed, trying again: {e}"));
+                    std::thread::sleep(backoff.next_wait());
+                }
+                Err(e) => {
+                    error!("online tour: {name} cannot connect: {e}");
+                    note(&log, format!("cannot connect: {e}"));
+                    return;
+                }
+            }
         };
-        let _ = conn.send(&ClientMsg::Create(new));
+        note(
+            &log,
+            format!("connected after {:.1} s", began.elapsed().as_secs_f64()),
+        );
+        if let Err(e) = conn.send(&ClientMsg::Create(new)) {
+            note(&log, format!("create not sent: {e}"));
+        }
         let mut mirror: Option<Mirror> = None;
         let mut sent = None;
         while !leave.load(Ordering::Relaxed) {
             match conn.recv(Duration::from_millis(50)) {
                 Ok(Some(ServerMsg::Seat { code: c, .. })) => {
+                    note(&log, format!("seated in {c}"));
                     if let Ok(mut code) = code.lock() {
                         *code = Some(c);
                     }
                 }
                 Ok(Some(ServerMsg::Sync { event, you, game })) => {
                     mirror = Mirror::from_sync(event, you, game).ok();
+                    note(&log, format!("synced at event {event}"));
                 }
                 Ok(Some(ServerMsg::Event { n, event })) => {
                     if let Some(m) = mirror.as_mut() {
                         let _ = m.apply(n, &event);
                     }
                 }
+                Ok(Some(ServerMsg::Refused { code, reason })) => {
+                    note(&log, format!("refused ({code:?}): {reason}"));
+                }
                 Ok(_) => {}
-                Err(_) => return,
+                Err(e) => {
+                    note(&log, format!("connection ended: {e}"));
+                    return;
+                }
             }
             if let Some(m) = &mirror
                 && m.my_turn()
@@ -112,13 +164,54 @@ fn bot(
             }
         }
         // Gone without a goodbye, as a closed laptop is.
+        note(&log, "left without a goodbye".into());
         drop(conn);
     });
+}
+
+/// Says what the tour waited for at its deadline, and how everything it waits on stands.
+fn give_up(t: &Tour, waited: Duration, online: Option<&Online>, notice: &OnlineNotice) {
+    let link = online.map_or_else(
+        || "no connection (none asked for, or it failed)".to_string(),
+        |o| format!("{:?}", o.state),
+    );
+    let lobby = online.map_or(0, |o| o.lobby.len());
+    let bots: Vec<String> = t
+        .bots
+        .iter()
+        .map(|(name, log)| {
+            let log = log.lock().map_or_else(
+                |_| String::new(),
+                |log| {
+                    let said: Vec<String> = log
+                        .iter()
+                        .map(|(what, n)| match n {
+                            1 => what.clone(),
+                            n => format!("{what} (×{n})"),
+                        })
+                        .collect();
+                    said.join("; ")
+                },
+            );
+            format!("{name}: [{log}]")
+        })
+        .collect();
+    error!(
+        "online tour: gave up at step {} after {:.0} s (deadline {} s) waiting for {}; link: \
+         {link}; lobby: {lobby} games; notice: {:?}; bots: {}",
+        t.auto.step,
+        waited.as_secs_f64(),
+        STEP_DEADLINE.as_secs(),
+        waits_for(t.auto.step),
+        notice.0,
+        bots.join(", ")
+    );
 }
 
 fn run(
     mut tour: ResMut<Tour>,
     online: Option<Res<Online>>,
+    notice: Res<OnlineNotice>,
     table: Option<Res<OnlineTable>>,
     m: Option<Res<Match>>,
     show: Res<Show>,
@@ -135,11 +228,8 @@ fn run(
     frames.now();
     let t = &mut *tour;
     t.auto.frames += 1;
-    if t.auto.frames > FRAME_LIMIT {
-        error!(
-            "online tour: stuck at step {} after {FRAME_LIMIT} frames",
-            t.auto.step
-        );
+    if let Some(waited) = t.auto.overdue() {
+        give_up(t, waited, online.as_deref(), &notice);
         exit.write(AppExit::error());
         return;
     }
@@ -152,7 +242,7 @@ fn run(
         .is_some_and(|o| matches!(o.state, LinkState::Connected(_)));
     match t.auto.step {
         0 => {
-            t.auto.started = Some(std::time::Instant::now());
+            t.auto.started = Some(Instant::now());
             let listed = |clock, rated, color| NewGame {
                 setup: "khet2/classic".into(),
                 clock: Some(clock),
@@ -160,6 +250,8 @@ fn run(
                 rated,
                 listed: true,
             };
+            let (bea, cy) = (BotLog::default(), BotLog::default());
+            t.bots = vec![("Bea", bea.clone()), ("Cy", cy.clone())];
             bot(
                 t.server.clone(),
                 "Bea",
@@ -167,6 +259,7 @@ fn run(
                 listed(ClockSpec::minutes(5, 3), true, SeatChoice::Red),
                 t.bea_leaves.clone(),
                 t.bea_code.clone(),
+                bea,
             );
             bot(
                 t.server.clone(),
@@ -175,6 +268,7 @@ fn run(
                 listed(ClockSpec::minutes(3, 2), false, SeatChoice::Random),
                 Arc::new(AtomicBool::new(false)),
                 Arc::default(),
+                cy,
             );
             requests.write(OnlineRequest::Connect);
             go.set(Screen::Online);

@@ -8,7 +8,13 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use khet_engine::{Move, Square};
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// How long a scripted run waits for any one step before it gives up and says what it waited
+/// for. Generous, and in seconds rather than frames: a loaded 2-core machine draws the window
+/// at a few frames a second, an idle one at fifty, and a step that waits for the network or a
+/// screenshot waits as long either way.
+pub const STEP_DEADLINE: Duration = Duration::from_secs(120);
 
 #[derive(Resource)]
 pub struct Autoplay {
@@ -29,6 +35,8 @@ pub struct Autoplay {
     pub mark: Option<std::time::Duration>,
     /// A note kept for a picture taken on a later step, once what it describes is drawn.
     pub parked: Option<String>,
+    /// The step last seen and when it began, for [`Autoplay::overdue`].
+    step_began: Option<(usize, Instant)>,
 }
 
 impl Autoplay {
@@ -47,6 +55,22 @@ impl Autoplay {
             saved: Vec::new(),
             mark: None,
             parked: None,
+            step_began: None,
+        }
+    }
+
+    /// How long the current step has waited, once that is past [`STEP_DEADLINE`]; the clock
+    /// starts again at each new step.
+    pub fn overdue(&mut self) -> Option<Duration> {
+        let now = Instant::now();
+        match self.step_began {
+            Some((step, began)) if step == self.step => {
+                Some(now - began).filter(|&waited| waited > STEP_DEADLINE)
+            }
+            _ => {
+                self.step_began = Some((self.step, now));
+                None
+            }
         }
     }
 }
