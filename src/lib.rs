@@ -6,8 +6,9 @@
 //! - [`learn`]: tutorial, lessons and puzzles, progress; [`editor`]: the setup editor;
 //!   [`replay`]: replays and analysis; [`saves`]: saved games; [`online`]: online play;
 //! - [`stage`]: what draws the board; [`theme`]: egui layout and shared widgets;
-//! - leaves every feature may use: [`screen`], [`news`], [`settings`], [`board`], [`files`],
-//!   [`setups`], [`frames`] (draw only when something changes); and [`sound`];
+//! - leaves every feature may use: [`schedule`] ([`GameSet`]), [`screen`], [`news`],
+//!   [`settings`], [`board`], [`files`], [`setups`], [`frames`] (draw only when something
+//!   changes); and [`sound`];
 //! - `dev`: the scripted tour and the frame benchmark, only with the `dev` feature.
 //!
 //! [`CorePlugin`] is the game without drawing: it runs headless (`MinimalPlugins`), which is how
@@ -29,6 +30,7 @@ pub mod news;
 pub mod online;
 pub mod replay;
 pub mod saves;
+pub mod schedule;
 pub mod screen;
 pub mod settings;
 pub mod setups;
@@ -37,34 +39,14 @@ pub mod stage;
 pub mod table;
 pub mod theme;
 
-/// The order of the game's work in a frame.
-#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
-pub enum GameSet {
-    /// Mouse, keys and panels write messages.
-    Input,
-    /// The game resource reads them and moves the show along.
-    Logic,
-    /// Piece entities follow the board.
-    Pieces,
-    /// Meshes, beam and highlights follow the entities.
-    View,
-}
+pub use schedule::GameSet;
 
 /// The game without any drawing: state, rules (through the engine), entities.
 pub struct CorePlugin;
 
 impl Plugin for CorePlugin {
     fn build(&self, app: &mut App) {
-        app.configure_sets(
-            Update,
-            (
-                GameSet::Input,
-                GameSet::Logic,
-                GameSet::Pieces,
-                GameSet::View,
-            )
-                .chain(),
-        );
+        schedule::plugin(app);
         screen::plugin(app);
         frames::plugin(app);
         settings::plugin(app);
