@@ -4,8 +4,8 @@
 //! feature that waits for a time asks for a frame by then ([`NextFrame::within`]: a clock's
 //! shown second, a settings file's delayed save); work on another thread wakes the loop when it
 //! ends ([`Waker`]: the computer's move is shown the moment it is found); and a message or a
-//! change of state made in one frame gets the next frame, where it is acted on ([`wake_on`],
-//! [`wake_on_transition`]). A leaf: features write here, and the view turns it into Bevy's
+//! change of state made in one frame gets the next frame, where it is acted on
+//! ([`add_waking_message`], [`wake_on_transition`]). A leaf: features write here, and the view turns it into Bevy's
 //! reactive update mode (`stage::rest`).
 //! Headless, nobody reads it.
 
@@ -57,6 +57,14 @@ impl Waker {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<NextFrame>().init_resource::<Waker>();
+}
+
+/// Registers the message `M`, and one more frame after any frame that wrote one ([`wake_on`]):
+/// how a feature adds a message that asks for something to be done.
+pub fn add_waking_message<M: Message>(app: &mut App) -> &mut App {
+    app.add_message::<M>();
+    wake_on::<M>(app);
+    app
 }
 
 /// One more frame after any frame that wrote an `M`: whoever reads it next frame (a system of an

@@ -46,13 +46,12 @@ impl Fairness {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Fairness>()
-        .add_message::<CheckFairness>()
+    crate::frames::add_waking_message::<CheckFairness>(app)
+        .init_resource::<Fairness>()
         .add_systems(
             Update,
             (start, finish).chain().in_set(crate::GameSet::Logic),
         );
-    crate::frames::wake_on::<CheckFairness>(app);
 }
 
 fn start(

@@ -246,8 +246,8 @@ pub fn is_symmetric(board: &Position) -> bool {
 
 pub(super) fn plugin(app: &mut App) {
     keys::plugin(app);
-    app.init_resource::<Editor>()
-        .add_message::<Edit>()
+    crate::frames::add_waking_message::<Edit>(app)
+        .init_resource::<Editor>()
         .add_systems(
             Update,
             (clicks, apply_edits)
@@ -265,7 +265,6 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_systems(OnExit(Screen::Editor), back_to_the_game);
     fairness::plugin(app);
-    crate::frames::wake_on::<Edit>(app);
 }
 
 /// A click places the brush's piece, picks a piece up, or puts the picked piece down.

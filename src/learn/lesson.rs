@@ -86,9 +86,9 @@ pub enum LessonAction {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.insert_resource(PuzzleShelf::shipped())
-        .add_message::<StartLesson>()
-        .add_message::<LessonAction>()
+    crate::frames::add_waking_message::<StartLesson>(app);
+    crate::frames::add_waking_message::<LessonAction>(app)
+        .insert_resource(PuzzleShelf::shipped())
         .add_systems(
             Update,
             (actions, start).chain().in_set(crate::GameSet::Input),
@@ -102,8 +102,6 @@ pub(super) fn plugin(app: &mut App) {
                 .after(crate::table::Flow)
                 .in_set(crate::GameSet::Logic),
         );
-    crate::frames::wake_on::<StartLesson>(app);
-    crate::frames::wake_on::<LessonAction>(app);
 }
 
 /// The game a lesson starts from: the player against the lesson's defender.

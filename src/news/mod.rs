@@ -173,11 +173,10 @@ pub struct StatusLine(pub Option<News>);
 pub struct Notices(pub Vec<String>);
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<News>()
+    crate::frames::add_waking_message::<News>(app)
         .init_resource::<StatusLine>()
         .init_resource::<Notices>()
         .add_systems(Update, keep_latest.after(crate::GameSet::Logic));
-    crate::frames::wake_on::<News>(app);
 }
 
 fn keep_latest(

@@ -153,7 +153,7 @@ impl OnlineTable {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<OnlineRequest>()
+    crate::frames::add_waking_message::<OnlineRequest>(app)
         .init_resource::<OnlineNotice>()
         .add_systems(Startup, read_files)
         .add_systems(
@@ -170,7 +170,6 @@ pub(super) fn plugin(app: &mut App) {
                 .after(crate::table::Flow)
                 .in_set(crate::GameSet::Logic),
         );
-    crate::frames::wake_on::<OnlineRequest>(app);
 }
 
 /// Reads `online.ron` at start (unless a test put its own in place).

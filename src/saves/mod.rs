@@ -180,9 +180,9 @@ fn free_path(dir: &Path, stem: &str) -> PathBuf {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<SaveAs>()
-        .add_message::<RefreshSaves>()
-        .add_message::<DeleteSave>()
+    crate::frames::add_waking_message::<SaveAs>(app);
+    crate::frames::add_waking_message::<RefreshSaves>(app);
+    crate::frames::add_waking_message::<DeleteSave>(app)
         .init_resource::<SavedGames>()
         .init_resource::<ResumeOffer>()
         .add_systems(Startup, refresh_at_start)
@@ -204,9 +204,6 @@ pub(super) fn plugin(app: &mut App) {
                 .run_if(crate::table::has_match)
                 .after(crate::GameSet::Logic),
         );
-    crate::frames::wake_on::<SaveAs>(app);
-    crate::frames::wake_on::<DeleteSave>(app);
-    crate::frames::wake_on::<RefreshSaves>(app);
 }
 
 fn refresh_at_start(

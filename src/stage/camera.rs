@@ -70,9 +70,9 @@ pub enum CameraAction {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.insert_resource(Orbit::HOME)
+    crate::frames::add_waking_message::<CameraAction>(app)
+        .insert_resource(Orbit::HOME)
         .init_resource::<Shake>()
-        .add_message::<CameraAction>()
         .add_systems(Startup, spawn_camera)
         .add_systems(
             Update,
@@ -85,7 +85,6 @@ pub(super) fn plugin(app: &mut App) {
                 .chain()
                 .in_set(crate::GameSet::View),
         );
-    crate::frames::wake_on::<CameraAction>(app);
 }
 
 fn spawn_camera(

@@ -55,16 +55,18 @@ pub struct OpenSaveDialog;
 /// The table's headless part.
 pub(super) fn plugin(app: &mut App) {
     input::keys_plugin(app);
+    // What is asked in one frame is acted on in the next, which is drawn.
+    crate::frames::add_waking_message::<MoveRequested>(app);
+    crate::frames::add_waking_message::<NewGameRequested>(app);
+    crate::frames::add_waking_message::<TableAction>(app);
+    crate::frames::add_waking_message::<Watch>(app);
+    crate::frames::add_waking_message::<OpenSaveDialog>(app);
+    crate::frames::wake_on_transition::<OnTable>(app);
     app.init_state::<OnTable>()
         .init_resource::<Pace>()
-        .add_message::<MoveRequested>()
-        .add_message::<NewGameRequested>()
-        .add_message::<TableAction>()
         .add_message::<MoveApplied>()
         .add_message::<GameEnded>()
         .add_message::<Undone>()
-        .add_message::<Watch>()
-        .add_message::<OpenSaveDialog>()
         .init_resource::<Show>()
         .add_systems(Startup, start_first_game)
         .add_systems(
@@ -86,13 +88,6 @@ pub(super) fn plugin(app: &mut App) {
     laser_preview::plugin(app);
     cues::plugin(app);
     pieces::plugin(app);
-    // What is asked in one frame is acted on in the next, which is drawn.
-    crate::frames::wake_on::<MoveRequested>(app);
-    crate::frames::wake_on::<NewGameRequested>(app);
-    crate::frames::wake_on::<TableAction>(app);
-    crate::frames::wake_on::<Watch>(app);
-    crate::frames::wake_on::<OpenSaveDialog>(app);
-    crate::frames::wake_on_transition::<OnTable>(app);
 }
 
 /// The table is never empty: a hotseat game of Classic to begin with.

@@ -87,10 +87,10 @@ impl Selection {
 pub struct Hovered(pub Option<Square>);
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Hovered>()
-        .add_message::<SquareClicked>()
-        .add_message::<RotateSelected>()
-        .add_message::<SelectionAction>()
+    crate::frames::add_waking_message::<SquareClicked>(app);
+    crate::frames::add_waking_message::<RotateSelected>(app);
+    crate::frames::add_waking_message::<SelectionAction>(app)
+        .init_resource::<Hovered>()
         .init_resource::<Selection>()
         .add_systems(
             Update,
@@ -103,9 +103,6 @@ pub(super) fn plugin(app: &mut App) {
                 .in_set(crate::GameSet::Logic)
                 .before(crate::table::Flow),
         );
-    crate::frames::wake_on::<SquareClicked>(app);
-    crate::frames::wake_on::<RotateSelected>(app);
-    crate::frames::wake_on::<SelectionAction>(app);
 }
 
 /// A new game or a take-back drops the selection.
