@@ -34,12 +34,8 @@ pub fn window() -> Window {
 }
 
 /// Sets the window's icon once the window exists.
-pub struct DesktopPlugin;
-
-impl Plugin for DesktopPlugin {
-    fn build(&self, app: &mut App) {
-        app.add_systems(Update, set_icon.run_if(not(resource_exists::<IconSet>)));
-    }
+pub fn plugin(app: &mut App) {
+    app.add_systems(Update, set_icon.run_if(not(resource_exists::<IconSet>)));
 }
 
 /// The icon is on the window (or cannot be: said once in the log).

@@ -42,6 +42,7 @@ pub mod theme;
 pub use schedule::GameSet;
 
 /// The game without any drawing: state, rules (through the engine), entities.
+/// A struct, not a function, only because `main.rs`, the tests and `dev` add it by name.
 pub struct CorePlugin;
 
 impl Plugin for CorePlugin {
@@ -62,14 +63,16 @@ impl Plugin for CorePlugin {
 }
 
 /// What a player sees and does: the board drawn, and every feature's panels.
+/// A struct, not a function, as its pair [`CorePlugin`] is: the crate's two entry points.
 pub struct ViewPlugin;
 
 impl Plugin for ViewPlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins((bevy_egui::EguiPlugin::default(), stage::StagePlugin));
+        app.add_plugins(bevy_egui::EguiPlugin::default());
+        stage::plugin(app);
         theme::plugin(app);
         news::ui::plugin(app);
-        app.add_plugins(table::ui::TableUiPlugin);
+        table::ui::plugin(app);
         learn::ui::plugin(app);
         editor::ui::plugin(app);
         replay::ui::plugin(app);

@@ -136,7 +136,7 @@ fn game_app(folder: Option<&std::path::Path>) -> App {
     .add_plugins((
         CorePlugin,
         ViewPlugin,
-        khet::desktop::DesktopPlugin,
+        khet::desktop::plugin,
         khet::sound::SoundPlugin { device: true },
     ));
     // Each render pass's time on the GPU (or llvmpipe) in the log every second: how the

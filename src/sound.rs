@@ -20,6 +20,7 @@ use khet_audio::{Clip, Mixer, Output, RATE};
 use std::sync::{Arc, Mutex};
 
 /// Plays the cues. `device: false` (the headless tests) mixes without a sound device.
+/// A struct, not a function: the caller sets `device`.
 pub struct SoundPlugin {
     pub device: bool,
 }

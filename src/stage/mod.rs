@@ -25,6 +25,7 @@ pub mod rest;
 pub mod scene;
 
 /// The pieces' models, from the model file or built in; apart for the headless asset tests.
+/// A struct, not a function, only because those tests (`tests/assets.rs`) add it by name.
 pub struct ModelsPlugin;
 
 impl Plugin for ModelsPlugin {
@@ -35,29 +36,25 @@ impl Plugin for ModelsPlugin {
 }
 
 /// The board as drawn: everything in this folder.
-pub struct StagePlugin;
-
-impl Plugin for StagePlugin {
-    fn build(&self, app: &mut App) {
-        app.add_plugins((bevy::picking::mesh_picking::MeshPickingPlugin, ModelsPlugin));
-        scene::plugin(app);
-        board_image::plugin(app);
-        pointer::plugin(app);
-        camera::plugin(app);
-        beam::plugin(app);
-        effects::plugin(app);
-        highlights::plugin(app);
-        emitters::plugin(app);
-        environment::plugin(app);
-        low_material::plugin(app);
-        preview_beam::plugin(app);
-        quality::plugin(app);
-        rest::plugin(app);
-        app.add_systems(
-            bevy_egui::EguiPrimaryContextPass,
-            labels::labels
-                .run_if(crate::table::has_match)
-                .in_set(crate::theme::PanelSet::Overlays),
-        );
-    }
+pub(super) fn plugin(app: &mut App) {
+    app.add_plugins((bevy::picking::mesh_picking::MeshPickingPlugin, ModelsPlugin));
+    scene::plugin(app);
+    board_image::plugin(app);
+    pointer::plugin(app);
+    camera::plugin(app);
+    beam::plugin(app);
+    effects::plugin(app);
+    highlights::plugin(app);
+    emitters::plugin(app);
+    environment::plugin(app);
+    low_material::plugin(app);
+    preview_beam::plugin(app);
+    quality::plugin(app);
+    rest::plugin(app);
+    app.add_systems(
+        bevy_egui::EguiPrimaryContextPass,
+        labels::labels
+            .run_if(crate::table::has_match)
+            .in_set(crate::theme::PanelSet::Overlays),
+    );
 }

@@ -29,25 +29,22 @@ pub enum SideTab {
     NewGame,
 }
 
-pub struct TableUiPlugin;
-
-impl Plugin for TableUiPlugin {
-    fn build(&self, app: &mut App) {
-        crate::frames::wake_on_transition::<SideTab>(app);
-        app.add_sub_state::<SideTab>().add_systems(
-            EguiPrimaryContextPass,
-            // What belongs to the match's board stays off the editor's board.
-            (
-                turn_buttons::turn_buttons,
-                clock_faces::clocks,
-                game_over::game_over.run_if(in_state(OnTable::Game)),
-                draw_offer::draw_offer,
-            )
-                .run_if(has_match.and_then(not(in_state(Screen::Editor))))
-                .in_set(PanelSet::Overlays),
-        );
-        super::input::plugin(app);
-        game_panel::plugin(app);
-        new_game::plugin(app);
-    }
+/// The table's panels (the view's).
+pub(crate) fn plugin(app: &mut App) {
+    crate::frames::wake_on_transition::<SideTab>(app);
+    app.add_sub_state::<SideTab>().add_systems(
+        EguiPrimaryContextPass,
+        // What belongs to the match's board stays off the editor's board.
+        (
+            turn_buttons::turn_buttons,
+            clock_faces::clocks,
+            game_over::game_over.run_if(in_state(OnTable::Game)),
+            draw_offer::draw_offer,
+        )
+            .run_if(has_match.and_then(not(in_state(Screen::Editor))))
+            .in_set(PanelSet::Overlays),
+    );
+    super::input::plugin(app);
+    game_panel::plugin(app);
+    new_game::plugin(app);
 }
