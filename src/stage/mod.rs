@@ -1,5 +1,5 @@
 //! What draws the board: the board's picture and where it is shown (`board_image`), the mouse
-//! routed into it (`pointer`), the graphics presets (`quality`, with the Low material), the
+//! routed into it and what it means on tiles and pieces (`pointer`), the graphics presets (`quality`, with the Low material), the
 //! camera, the scene and its lights, the pieces' models (built in, or from the model file),
 //! the beam, the laser preview's beam, the shot's effects, the highlights, Khet 1.0's
 //! emitters, the board's letters and the reflections' hall; and the window's loop at rest when

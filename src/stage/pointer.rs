@@ -14,19 +14,30 @@
 //! Each event is also judged where it happened rather than by egui's view of the pointer,
 //! which is last frame's: an event over one of egui's areas (a dialog, the turn buttons) or off
 //! the board's picture is the window's.
+//!
+//! What the pointer means on the board: each tile and piece, as it is spawned, is given
+//! observers, and a click on one becomes the table's [`SquareClicked`] (a click while something
+//! animates skips it); hovering one sets the table's [`Hovered`] and the laser preview's [`Aim`].
+//! Clicks over egui never reach the board (`bevy_egui`'s picking).
 
-use crate::board::BoardRect;
+use crate::board::{BoardRect, Tile};
 use crate::stage::board_image::BoardImage;
+use crate::table::laser_preview::Aim;
+use crate::table::pieces::{BoardPiece, OnSquare};
+use crate::table::selection::{Hovered, SquareClicked};
+use crate::table::{Show, TableAction};
 use bevy::camera::{NormalizedRenderTarget, RenderTarget};
 use bevy::input::ButtonState;
 use bevy::input::mouse::MouseButtonInput;
 use bevy::picking::PickingSystems;
+use bevy::picking::events::{Click, Out, Over, Pointer};
 use bevy::picking::input::PointerInputSettings;
 use bevy::picking::pointer::{Location, PointerAction, PointerButton, PointerId, PointerInput};
 use bevy::prelude::*;
 use bevy::window::{PrimaryWindow, WindowEvent};
 use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiContexts, egui};
+use khet_engine::Square;
 
 pub(super) fn plugin(app: &mut App) {
     // The mouse goes through `route_mouse` instead.
@@ -34,7 +45,9 @@ pub(super) fn plugin(app: &mut App) {
         is_mouse_enabled: false,
         ..default()
     })
-    .add_systems(First, route_mouse.in_set(PickingSystems::Input));
+    .add_systems(First, route_mouse.in_set(PickingSystems::Input))
+    .add_observer(observe_tile)
+    .add_observer(observe_piece);
 }
 
 /// `bevy_picking`'s mouse input, with the position over the board given in the board image.
@@ -128,4 +141,97 @@ fn over_egui(ctx: Option<&egui::Context>, board: Rect, position: Vec2) -> bool {
     }
     ctx.and_then(|c| c.layer_id_at(egui::pos2(position.x, position.y)))
         .is_some_and(|layer| layer.order != egui::Order::Background)
+}
+
+/// A tile, as it is spawned, listens for the pointer.
+fn observe_tile(add: On<Add, Tile>, mut commands: Commands) {
+    commands
+        .entity(add.entity)
+        .observe(on_tile_click)
+        .observe(on_tile_over)
+        .observe(on_tile_out);
+}
+
+/// A piece, as it is spawned, listens for the pointer.
+fn observe_piece(add: On<Add, BoardPiece>, mut commands: Commands) {
+    commands
+        .entity(add.entity)
+        .observe(on_piece_click)
+        .observe(on_piece_over)
+        .observe(on_tile_out);
+}
+
+fn click(
+    sq: Square,
+    show: &Show,
+    clicks: &mut MessageWriter<SquareClicked>,
+    actions: &mut MessageWriter<TableAction>,
+) {
+    if show.is_idle() {
+        clicks.write(SquareClicked(sq));
+    } else {
+        actions.write(TableAction::Skip);
+    }
+}
+
+fn on_tile_click(
+    event: On<Pointer<Click>>,
+    tiles: Query<&Tile>,
+    show: Res<Show>,
+    mut clicks: MessageWriter<SquareClicked>,
+    mut actions: MessageWriter<TableAction>,
+) {
+    if event.event.button != PointerButton::Primary {
+        return;
+    }
+    if let Ok(tile) = tiles.get(event.entity) {
+        click(tile.0, &show, &mut clicks, &mut actions);
+    }
+}
+
+fn on_piece_click(
+    mut event: On<Pointer<Click>>,
+    pieces: Query<&OnSquare>,
+    show: Res<Show>,
+    mut clicks: MessageWriter<SquareClicked>,
+    mut actions: MessageWriter<TableAction>,
+) {
+    event.propagate(false);
+    if event.event.button != PointerButton::Primary {
+        return;
+    }
+    // A piece being removed has no square any more: the click means nothing.
+    if let Ok(on) = pieces.get(event.entity) {
+        click(on.0, &show, &mut clicks, &mut actions);
+    }
+}
+
+fn on_tile_over(
+    event: On<Pointer<Over>>,
+    tiles: Query<&Tile>,
+    mut hovered: ResMut<Hovered>,
+    mut aim: ResMut<Aim>,
+) {
+    if let Ok(tile) = tiles.get(event.entity) {
+        hovered.0 = Some(tile.0);
+        aim.square = Some(tile.0);
+    }
+}
+
+fn on_piece_over(
+    mut event: On<Pointer<Over>>,
+    pieces: Query<&OnSquare>,
+    mut hovered: ResMut<Hovered>,
+    mut aim: ResMut<Aim>,
+) {
+    event.propagate(false);
+    if let Ok(on) = pieces.get(event.entity) {
+        hovered.0 = Some(on.0);
+        aim.square = Some(on.0);
+    }
+}
+
+fn on_tile_out(_event: On<Pointer<Out>>, mut hovered: ResMut<Hovered>, mut aim: ResMut<Aim>) {
+    hovered.0 = None;
+    aim.square = None;
 }

@@ -1,7 +1,8 @@
 //! The match at the table: the new game's specification, the match and its turn flow, the show
-//! of each move and shot, the selection and the mouse and keys that make it, the clocks, the
-//! computer, the piece entities, the shot's cues and the laser preview; `ui/` holds the table's
-//! panels. Everything here runs headless (`CorePlugin`) but `ui/`, which `ViewPlugin` adds.
+//! of each move and shot, the selection and the keys that make it (the mouse on the board is the
+//! stage's, `crate::stage::pointer`), the clocks, the computer, the piece entities, the shot's
+//! cues and the laser preview; `ui/` holds the table's panels. Everything here runs headless
+//! (`CorePlugin`) but `ui/`, which `ViewPlugin` adds.
 //!
 //! What other features need of the table is re-exported here: the match, its messages, the
 //! show and the new-game specification.
@@ -54,7 +55,7 @@ pub struct OpenSaveDialog;
 
 /// The table's headless part.
 pub(super) fn plugin(app: &mut App) {
-    input::keys_plugin(app);
+    input::plugin(app);
     // What is asked in one frame is acted on in the next, which is drawn.
     crate::frames::add_waking_message::<MoveRequested>(app);
     crate::frames::add_waking_message::<NewGameRequested>(app);

@@ -1,7 +1,8 @@
-//! What the player sees and does at the table: the mouse and keys (`super::input`), the game's
-//! side panel (who is to move, the moves, the lost pieces, the
-//! table's buttons and tools) or the new-game form in its place ([`SideTab`]), and what lies
-//! over the board: the turn buttons, the clocks, the draw offer and the game-over window.
+//! What the player sees and does at the table: the game's side panel (who is to move, the
+//! moves, the lost pieces, the table's buttons and tools) or the new-game form in its place
+//! ([`SideTab`]), and what lies over the board: the turn buttons, the clocks, the draw offer and
+//! the game-over window. (The keys are the core's, `super::input`; the mouse on the board is the
+//! stage's, `crate::stage::pointer`.)
 
 use crate::screen::Screen;
 use crate::table::{OnTable, has_match};
@@ -44,7 +45,6 @@ pub(crate) fn plugin(app: &mut App) {
             .run_if(has_match.and_then(not(in_state(Screen::Editor))))
             .in_set(PanelSet::Overlays),
     );
-    super::input::plugin(app);
     game_panel::plugin(app);
     new_game::plugin(app);
 }
