@@ -698,7 +698,7 @@ fn count_save_dialogs(
 }
 
 #[test]
-fn the_tables_keys_turn_take_back_deselect_skip_save_and_mute() {
+fn the_tables_keys_turn_take_back_deselect_save_and_mute() {
     use khet_engine::Direction;
     let mut app = with_keyboard(0.0);
     app.init_resource::<SaveDialogs>()
@@ -729,10 +729,15 @@ fn the_tables_keys_turn_take_back_deselect_skip_save_and_mute() {
     assert_eq!(game(&app).game.turns().len(), 0);
     assert_eq!(facing(&app), Some(Direction::N));
     // E turns the selected h2 Pyramid clockwise.
+    let pyramid = game(&app).game.position().piece_at(sq("h2")).unwrap();
     click(&mut app, "h2");
     press(&mut app, &[KeyCode::KeyE]);
     assert_eq!(game(&app).game.turns().len(), 1);
-    assert_ne!(game(&app).game.position().piece_at(sq("h2")), None);
+    assert_eq!(
+        game(&app).game.position().piece_at(sq("h2")),
+        Some(pyramid.rotated(Rotation::Clockwise)),
+        "E turns clockwise"
+    );
     // Escape drops the selection.
     click(&mut app, "e8");
     assert_eq!(selected(&app), Some(sq("e8")));

@@ -114,7 +114,7 @@ fn a_saved_game_resumes_exactly_with_its_clocks() {
 }
 
 #[test]
-fn a_write_killed_midway_loses_nothing_saved() {
+fn a_half_written_temporary_file_and_a_failed_write_leave_the_last_save_whole() {
     let dir = temp_dir("killed");
     let mut a = app(Some(&dir));
     play_random(&mut a, 6, 3);

@@ -499,11 +499,26 @@ pub fn play_line(
     }
 }
 
-/// Silver claims the win once Red has been gone past a grace of 1 s, and the game ends so, in
-/// the stored record too.
+/// Silver claims the win once Red has been gone past the grace (1 s in these tests), and the
+/// game ends so, in the stored record too. A claim before the grace has passed is refused as not
+/// yet due, and made again, as a player would press again, until it is taken (or [`PATIENCE`]
+/// passes).
 pub fn claim_abandoned_win(silver: &mut Client, server: &Server, code: &str) {
-    std::thread::sleep(Duration::from_millis(1300));
-    silver.send(&ClientMsg::ClaimAbandoned { draw: false });
+    let start = Instant::now();
+    loop {
+        let refused = silver.refusals.len();
+        silver.send(&ClientMsg::ClaimAbandoned { draw: false });
+        silver.until("the claim's answer", |c| {
+            c.result().is_some() || c.refusals.len() > refused
+        });
+        if silver.result().is_some() {
+            break;
+        }
+        let (why, reason) = &silver.refusals[refused];
+        assert_eq!(*why, Refusal::NotNow, "{reason}");
+        assert!(start.elapsed() < PATIENCE, "the claim was never due: {reason}");
+        silver.drain(Duration::from_millis(100));
+    }
     let won = GameResult::Win {
         winner: Color::Silver,
         reason: WinReason::Abandonment,
