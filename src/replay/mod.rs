@@ -86,7 +86,7 @@ pub const ANALYSIS_TIME: Duration = Duration::from_millis(1500);
 
 pub(super) fn plugin(app: &mut App) {
     keys_plugin(app);
-    app.add_message::<Step>()
+    crate::frames::add_waking_message::<Step>(app)
         .init_resource::<AutoPlay>()
         .init_resource::<Analysis>()
         .add_systems(Update, watch.in_set(crate::GameSet::Input))
@@ -99,7 +99,6 @@ pub(super) fn plugin(app: &mut App) {
                 .before(crate::table::Flow),
         )
         .add_systems(OnExit(Screen::Replay), stop_analysis);
-    crate::frames::wake_on::<Step>(app);
 }
 
 /// The replay's keys (the core's: they only write steps).
