@@ -165,7 +165,7 @@ fn decide(
 /// few milliseconds) the first time it is wanted and kept in `book`.
 fn searcher(settings: &crate::settings::Settings, book: &mut Option<Arc<Book>>) -> Searcher {
     let mut searcher = Searcher::new(1 << 18);
-    searcher.threads = settings.search_threads();
+    searcher.options.threads = settings.search_threads();
     if settings.computer_book {
         searcher.book = Some(
             book.get_or_insert_with(|| Arc::new(Book::builtin()))
@@ -206,7 +206,7 @@ fn start_thinking(
         (_, None) => budget(level),
     };
     let searcher = searcher(&settings, &mut book);
-    let threads = searcher.threads;
+    let threads = searcher.options.threads;
     // Taken before the searcher moves into the task: setting it ends the search at once.
     let stop = searcher.stop_flag();
     let seed = game.turns().len() as u64 * 0x9E37_79B9 + 17;

@@ -77,7 +77,7 @@ pub fn bench_search(ms: u64, threads: usize, out: &mut Out<impl Write>) -> Resul
     for name in ["classic", "imhotep", "dynasty"] {
         let p = builtin(name)?;
         let mut searcher = Searcher::default();
-        searcher.threads = threads;
+        searcher.options.threads = threads;
         let mut reached = Vec::new();
         let r = searcher.search(&p, Limits::time(Duration::from_millis(ms)), |r| {
             reached.push(format!("{} {:.2} s", r.depth, r.elapsed.as_secs_f64()));

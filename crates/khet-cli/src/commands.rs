@@ -3,6 +3,7 @@
 use crate::Start;
 use crate::files::{find_setup, load_record};
 use crate::out::{Failure, Out, say};
+use khet_engine::search::Options;
 use khet_engine::{Color, HitEffect, Limits, Position, Score, Searcher, Shot, parse_position_with};
 use std::io::Write;
 use std::path::Path;
@@ -85,19 +86,11 @@ pub fn show(o: &Start, out: &mut Out<impl Write>) -> Result<(), Failure> {
     Ok(())
 }
 
-/// How `search` searches: its threads, whether late moves are reduced by a graded amount, and
-/// whether late quiet moves near the horizon are pruned.
-pub struct How {
-    pub threads: usize,
-    pub graded_reductions: bool,
-    pub late_move_pruning: bool,
-}
-
 pub fn search(
     o: &Start,
     depth: Option<u32>,
     movetime: Option<u64>,
-    how: How,
+    options: Options,
     out: &mut Out<impl Write>,
 ) -> Result<(), Failure> {
     let p = start_position(o)?;
@@ -108,9 +101,7 @@ pub fn search(
     };
     let mut written = Ok(());
     let mut searcher = Searcher::default();
-    searcher.threads = how.threads;
-    searcher.graded_reductions = how.graded_reductions;
-    searcher.late_move_pruning = how.late_move_pruning;
+    searcher.options = options;
     let r = searcher.search(&p, limits, |r| {
         if written.is_ok() {
             written = out.now(format_args!("{r}"));

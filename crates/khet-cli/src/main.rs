@@ -357,12 +357,13 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             no_late_move_pruning,
             start,
         } => {
-            let how = commands::How {
+            let options = khet_engine::search::Options {
                 threads,
                 graded_reductions: !one_ply_reductions,
                 late_move_pruning: !no_late_move_pruning,
+                ..Default::default()
             };
-            commands::search(&start, depth, movetime, how, out)
+            commands::search(&start, depth, movetime, options, out)
         }
         Command::Bench { depth } => bench::bench(depth, out),
         Command::BenchSearch { movetime, threads } => bench::bench_search(movetime, threads, out),

@@ -5,14 +5,14 @@
 
 use crate::out::{Failure, Out, say};
 use khet_engine::eval::{Weights, material};
-use khet_engine::search::DrawLimits;
+use khet_engine::search::{DrawLimits, Options};
 use khet_engine::{Color, Game, GameResult, Level, Limits, Position, Rng, Searcher, Setup};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-/// One side of a match: a level of ours with its search's switches, or an external engine
+/// One side of a match: a level of ours with its search's settings, or an external engine
 /// command speaking the protocol (written `engine:COMMAND`, run by `sh -c`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Contender {
@@ -21,152 +21,69 @@ pub enum Contender {
         /// The level.
         level: Level,
         /// How its search is set.
-        switches: Switches,
+        settings: Settings,
     },
     /// A program speaking the protocol.
     Engine(String),
 }
 
-/// The search's switches a contender's name can turn from their defaults (the suffixes of
-/// [`Contender`]'s names), to play a change against the search without it.
+/// How a level of ours plays a match: its search's [`Options`] (which the suffixes of
+/// [`Contender`]'s names turn from their defaults, to play a change against the search without
+/// it), and the settings only matches have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Switches {
-    /// Whether its search scores repetitions as draws (`-norep` turns it off).
-    pub repetitions: bool,
-    /// Whether its evaluation fades with the plies since the last capture (`-prog` on).
-    pub progress: bool,
-    /// Whether its search reduces late quiet moves (`-nolmr` off).
-    pub reductions: bool,
-    /// Whether those reductions grow with depth and move number (`-onelmr` off, for the
-    /// one-ply reductions they replaced when their sequential test passed).
-    pub graded_reductions: bool,
-    /// Whether graded reductions spare the moves that touch a beam, reducing them a ply
-    /// only (`-spare` on, with graded reductions: its sequential test is undecided, so it is
-    /// off).
-    pub graded_spares_beams: bool,
-    /// Whether its search tries null moves (`-nonull` off).
-    pub null_moves: bool,
-    /// Whether its iterations start in a window around the last score (`-noasp` off).
-    pub aspiration: bool,
-    /// Whether its search knows the match's draw limits (`-limits` on: its sequential test
-    /// accepted H0, so it is off).
-    pub limits: bool,
-    /// Whether a timed search first looks for a chain of threats that wins (`-notss` off).
-    pub threat_space: bool,
+pub struct Settings {
+    /// Its search's options: the suffixes of [`Contender`]'s names, `-cN` (contempt), `-wNAME=VALUE`
+    /// (a weight, by its name in `eval::Weights`) and `@N` (threads) set them.
+    pub options: Options,
     /// Whether a timed search plays the shipped opening book's move where it has one
     /// (`-nobook` off).
     pub book: bool,
-    /// Whether its quiescence search answers a beam on its Pharaoh with parries instead of
-    /// standing pat (`-parry` on: its sequential test leant towards a loss, so it is off).
-    pub parries: bool,
-    /// Whether its search skips late quiet moves near the horizon (`-nolmp` off).
-    pub late_move_pruning: bool,
-    /// Whether its history stays bounded, quiet moves that fail to cut losing it (`-nohist`
-    /// off).
-    pub history_gravity: bool,
-    /// The threads its search runs on (`@N`).
-    pub threads: usize,
-    /// What a repetition draw costs it, in centipawns (`-cN`).
-    pub contempt: i32,
-    /// Its evaluation's weights (`-wNAME=VALUE` sets one, by its name in `eval::Weights`).
-    pub weights: Weights,
     /// Time odds: it thinks this many times the match's time a move (`-xN`), to see what a
     /// stronger side of the same search would make of the same positions.
     pub time_factor: u32,
 }
 
-impl Default for Switches {
-    fn default() -> Switches {
-        let s = Searcher::new(1024);
-        Switches {
-            repetitions: s.repetitions,
-            progress: s.progress,
-            reductions: s.reductions,
-            graded_reductions: s.graded_reductions,
-            graded_spares_beams: s.graded_spares_beams,
-            null_moves: s.null_moves,
-            aspiration: s.aspiration,
-            limits: s.draw_limits != DrawLimits::default(),
-            threat_space: s.threat_space,
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            options: Options::default(),
             // The game's Master and the protocol play from the book; a searcher alone does not.
             book: true,
-            parries: s.parries,
-            late_move_pruning: s.late_move_pruning,
-            history_gravity: s.history_gravity,
-            threads: s.threads,
-            contempt: s.contempt,
-            weights: s.weights,
             time_factor: 1,
         }
     }
 }
 
-/// Each suffix, what it sets, and how the contender's name says it.
-const SUFFIXES: [(&str, fn(&mut Switches), &str); 13] = [
-    ("-norep", |s| s.repetitions = false, " (no repetitions)"),
-    ("-prog", |s| s.progress = true, " (progress)"),
-    ("-nolmr", |s| s.reductions = false, " (no reductions)"),
-    (
-        "-onelmr",
-        |s| s.graded_reductions = false,
-        " (one-ply reductions)",
-    ),
-    (
-        "-spare",
-        |s| {
-            s.graded_reductions = true;
-            s.graded_spares_beams = true;
-        },
-        " (sparing beam moves)",
-    ),
-    ("-nonull", |s| s.null_moves = false, " (no null moves)"),
-    ("-noasp", |s| s.aspiration = false, " (no aspiration)"),
-    ("-limits", |s| s.limits = true, " (knowing the draw limits)"),
-    (
-        "-notss",
-        |s| s.threat_space = false,
-        " (no threat-space search)",
-    ),
+/// Each suffix, what it sets, and how the contender's name says it (in this order: the names
+/// in match logs, which `--resume` compares, depend on it).
+#[rustfmt::skip]
+const SUFFIXES: [(&str, fn(&mut Settings), &str); 13] = [
+    ("-norep", |s| s.options.repetitions = false, " (no repetitions)"),
+    ("-prog", |s| s.options.progress = true, " (progress)"),
+    ("-nolmr", |s| s.options.reductions = false, " (no reductions)"),
+    ("-onelmr", |s| s.options.graded_reductions = false, " (one-ply reductions)"),
+    ("-spare", |s| {
+        s.options.graded_reductions = true;
+        s.options.graded_spares_beams = true;
+    }, " (sparing beam moves)"),
+    ("-nonull", |s| s.options.null_moves = false, " (no null moves)"),
+    ("-noasp", |s| s.options.aspiration = false, " (no aspiration)"),
+    ("-limits", |s| s.options.draw_limits = DrawLimits::MATCH, " (knowing the draw limits)"),
+    ("-notss", |s| s.options.threat_space = false, " (no threat-space search)"),
     ("-nobook", |s| s.book = false, " (no book)"),
-    ("-parry", |s| s.parries = true, " (parries under fire)"),
-    (
-        "-nolmp",
-        |s| s.late_move_pruning = false,
-        " (no late-move pruning)",
-    ),
-    (
-        "-nohist",
-        |s| s.history_gravity = false,
-        " (no history gravity)",
-    ),
+    ("-parry", |s| s.options.parries = true, " (parries under fire)"),
+    ("-nolmp", |s| s.options.late_move_pruning = false, " (no late-move pruning)"),
+    ("-nohist", |s| s.options.history_gravity = false, " (no history gravity)"),
 ];
 
-impl Switches {
+impl Settings {
     /// Sets `searcher` so.
     fn apply(&self, searcher: &mut Searcher) {
-        searcher.repetitions = self.repetitions;
-        searcher.progress = self.progress;
-        searcher.reductions = self.reductions;
-        searcher.graded_reductions = self.graded_reductions;
-        searcher.graded_spares_beams = self.graded_spares_beams;
-        searcher.null_moves = self.null_moves;
-        searcher.aspiration = self.aspiration;
-        searcher.threat_space = self.threat_space;
-        searcher.parries = self.parries;
-        searcher.late_move_pruning = self.late_move_pruning;
-        searcher.history_gravity = self.history_gravity;
+        searcher.options = self.options;
         searcher.book = self.book.then(crate::openings::shipped);
-        searcher.threads = self.threads;
-        searcher.contempt = self.contempt;
-        searcher.weights = self.weights;
-        searcher.draw_limits = if self.limits {
-            DrawLimits::MATCH
-        } else {
-            DrawLimits::default()
-        };
     }
 
-    /// What the name adds to the level's for these switches: the words of each suffix whose
+    /// What the name adds to the level's for these settings: the words of each suffix whose
     /// setting they have (each suffix sets a value other than the default).
     fn describe(&self) -> String {
         let mut name = String::new();
@@ -177,10 +94,11 @@ impl Switches {
                 name += words;
             }
         }
-        if self.contempt != khet_engine::search::DEFAULT_CONTEMPT {
-            name += &format!(" (contempt {})", self.contempt);
+        let options = &self.options;
+        if options.contempt != khet_engine::search::DEFAULT_CONTEMPT {
+            name += &format!(" (contempt {})", options.contempt);
         }
-        let (mut mine, mut default) = (self.weights, Weights::default());
+        let (mut mine, mut default) = (options.weights, Weights::default());
         for ((weight, value), (_, usual)) in mine.fields_mut().into_iter().zip(default.fields_mut())
         {
             if value != usual {
@@ -190,8 +108,8 @@ impl Switches {
         if self.time_factor != 1 {
             name += &format!(" at {}x the time", self.time_factor);
         }
-        if self.threads > 1 {
-            name += &format!(" on {} threads", self.threads);
+        if options.threads > 1 {
+            name += &format!(" on {} threads", options.threads);
         }
         name
     }
@@ -200,7 +118,7 @@ impl Switches {
 impl Contender {
     fn name(&self) -> String {
         match self {
-            Contender::Level { level, switches } => level.name().to_string() + &switches.describe(),
+            Contender::Level { level, settings } => level.name().to_string() + &settings.describe(),
             Contender::Engine(cmd) => format!("engine '{cmd}'"),
         }
     }
@@ -227,7 +145,7 @@ impl std::str::FromStr for Contender {
                 cmd => Ok(Contender::Engine(cmd.to_string())),
             };
         }
-        let mut switches = Switches::default();
+        let mut settings = Settings::default();
         let (s, threads) = match s.split_once('@') {
             Some((name, n)) => (
                 name,
@@ -244,12 +162,12 @@ impl std::str::FromStr for Contender {
             ),
             None => (s, 1),
         };
-        switches.threads = threads;
+        settings.options.threads = threads;
         let mut name = s;
         'strip: loop {
             for (suffix, set, _) in SUFFIXES {
                 if let Some(rest) = name.strip_suffix(suffix) {
-                    set(&mut switches);
+                    set(&mut settings);
                     name = rest;
                     continue 'strip;
                 }
@@ -258,7 +176,7 @@ impl std::str::FromStr for Contender {
                 && let Some(Ok(c)) = last.strip_prefix('c').map(str::parse::<i32>)
                 && (-1000..=1000).contains(&c)
             {
-                switches.contempt = c;
+                settings.options.contempt = c;
                 name = rest;
                 continue 'strip;
             }
@@ -268,7 +186,7 @@ impl std::str::FromStr for Contender {
                 if !(1..=100).contains(&x) {
                     return Err(format!("'-x{x}' is not a time factor (1 to 100)"));
                 }
-                switches.time_factor = x;
+                settings.time_factor = x;
                 name = rest;
                 continue 'strip;
             }
@@ -287,7 +205,7 @@ impl std::str::FromStr for Contender {
                             khet_engine::text::quote(value)
                         )
                     })?;
-                let mut fields = switches.weights.fields_mut();
+                let mut fields = settings.options.weights.fields_mut();
                 let Some((_, slot)) = fields.iter_mut().find(|(name, _)| *name == weight) else {
                     let names: Vec<&str> = fields.iter().map(|(name, _)| *name).collect();
                     return Err(format!(
@@ -307,7 +225,7 @@ impl std::str::FromStr for Contender {
                 "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -onelmr with one-ply reductions, -spare with graded reductions sparing moves on a beam, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -notss without the threat-space search, -nobook without the opening book, -parry with parries under fire in the quiescence search, -nolmp without late-move pruning, -nohist without history gravity, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, -xN with N times the time a move, @N for N threads"
             )
         })?;
-        Ok(Contender::Level { level, switches })
+        Ok(Contender::Level { level, settings })
     }
 }
 
@@ -948,8 +866,8 @@ impl Players<'_> {
             let i = usize::from(mover != a_color);
             let contender = self.contenders[i];
             let mv = match contender {
-                Contender::Level { level, switches } => {
-                    let time = movetime * switches.time_factor;
+                Contender::Level { level, settings } => {
+                    let time = movetime * settings.time_factor;
                     level.choose(&mut self.searchers[i], &game, time, &mut rng)
                 }
                 Contender::Engine(_) => {
@@ -1030,7 +948,7 @@ pub fn play_match(
     for (i, c) in [a, b].into_iter().enumerate() {
         match c {
             Contender::Engine(cmd) => players.engines[i] = Some(External::start(cmd)?),
-            Contender::Level { switches, .. } => switches.apply(&mut players.searchers[i]),
+            Contender::Level { settings, .. } => settings.apply(&mut players.searchers[i]),
         }
     }
     for &score in &plan.resume {
@@ -1167,10 +1085,10 @@ fn weighted_game(
     let mut game = Game::new(*setup);
     let mut sa = Searcher::new(1 << 16);
     let mut sb = Searcher::new(1 << 16);
-    sa.weights = a;
-    sb.weights = b;
-    sa.draw_limits = LIMITS;
-    sb.draw_limits = LIMITS;
+    sa.options.weights = a;
+    sb.options.weights = b;
+    sa.options.draw_limits = LIMITS;
+    sb.options.draw_limits = LIMITS;
     while !finished(&game) {
         let mv = if game.turns().len() < random_plies {
             rng.pick(&game.legal_moves())
@@ -1342,9 +1260,12 @@ mod tests {
             c,
             Contender::Level {
                 level: Level::Master,
-                switches: Switches {
-                    threads: 2,
-                    ..Switches::default()
+                settings: Settings {
+                    options: Options {
+                        threads: 2,
+                        ..Options::default()
+                    },
+                    ..Settings::default()
                 }
             }
         );
@@ -1371,73 +1292,74 @@ mod tests {
         for odd in ["master-x0", "master-x101", "master-x", "master-x2.5"] {
             assert!(odd.parse::<Contender>().is_err(), "{odd}");
         }
-        let Ok(Contender::Level { switches, .. }) = "master-c0".parse() else {
+        let Ok(Contender::Level { settings, .. }) = "master-c0".parse() else {
             panic!("a level");
         };
         let mut searcher = Searcher::new(1024);
-        switches.apply(&mut searcher);
-        assert_eq!(searcher.contempt, 0);
-        let Ok(Contender::Level { switches, .. }) = "master-nonull-limits".parse() else {
+        settings.apply(&mut searcher);
+        assert_eq!(searcher.options.contempt, 0);
+        let Ok(Contender::Level { settings, .. }) = "master-nonull-limits".parse() else {
             panic!("a level");
         };
-        assert!(!switches.null_moves && switches.limits && switches.reductions);
+        assert!(!settings.options.null_moves && settings.options.reductions);
+        assert_eq!(settings.options.draw_limits, DrawLimits::MATCH);
         let mut searcher = Searcher::new(1024);
-        switches.apply(&mut searcher);
-        assert!(!searcher.null_moves);
-        assert_eq!(searcher.draw_limits, DrawLimits::MATCH);
-        Switches::default().apply(&mut searcher);
-        assert!(searcher.null_moves);
-        assert_eq!(searcher.draw_limits, DrawLimits::default());
+        settings.apply(&mut searcher);
+        assert!(!searcher.options.null_moves);
+        assert_eq!(searcher.options.draw_limits, DrawLimits::MATCH);
+        Settings::default().apply(&mut searcher);
+        assert!(searcher.options.null_moves);
+        assert_eq!(searcher.options.draw_limits, DrawLimits::default());
         assert!(searcher.book.is_some(), "Master plays from the book");
         let contender: Contender = "master-nobook".parse().unwrap();
         assert_eq!(contender.name(), "Master (no book)");
-        let Contender::Level { switches, .. } = contender else {
+        let Contender::Level { settings, .. } = contender else {
             panic!("a level");
         };
-        switches.apply(&mut searcher);
+        settings.apply(&mut searcher);
         assert!(searcher.book.is_none());
         let contender: Contender = "master-onelmr".parse().unwrap();
         assert_eq!(contender.name(), "Master (one-ply reductions)");
-        let Contender::Level { switches, .. } = contender else {
+        let Contender::Level { settings, .. } = contender else {
             panic!("a level");
         };
-        assert!(Searcher::default().graded_reductions, "on by default");
-        switches.apply(&mut searcher);
-        assert!(!searcher.graded_reductions && searcher.reductions);
-        assert!(!searcher.graded_spares_beams);
+        assert!(Options::default().graded_reductions, "on by default");
+        settings.apply(&mut searcher);
+        assert!(!searcher.options.graded_reductions && searcher.options.reductions);
+        assert!(!searcher.options.graded_spares_beams);
         let contender: Contender = "master-nolmp".parse().unwrap();
         assert_eq!(contender.name(), "Master (no late-move pruning)");
-        let Contender::Level { switches, .. } = contender else {
+        let Contender::Level { settings, .. } = contender else {
             panic!("a level");
         };
-        assert!(Searcher::default().late_move_pruning, "on by default");
+        assert!(Options::default().late_move_pruning, "on by default");
         let mut without = Searcher::default();
-        switches.apply(&mut without);
-        assert!(!without.late_move_pruning && without.graded_reductions);
+        settings.apply(&mut without);
+        assert!(!without.options.late_move_pruning && without.options.graded_reductions);
         let contender: Contender = "master-nohist".parse().unwrap();
         assert_eq!(contender.name(), "Master (no history gravity)");
-        let Contender::Level { switches, .. } = contender else {
+        let Contender::Level { settings, .. } = contender else {
             panic!("a level");
         };
-        assert!(Searcher::default().history_gravity, "on by default");
+        assert!(Options::default().history_gravity, "on by default");
         let mut without = Searcher::default();
-        switches.apply(&mut without);
-        assert!(!without.history_gravity && without.late_move_pruning);
+        settings.apply(&mut without);
+        assert!(!without.options.history_gravity && without.options.late_move_pruning);
         let contender: Contender = "master-spare".parse().unwrap();
         assert_eq!(contender.name(), "Master (sparing beam moves)");
-        let Contender::Level { switches, .. } = contender else {
+        let Contender::Level { settings, .. } = contender else {
             panic!("a level");
         };
-        switches.apply(&mut searcher);
-        assert!(searcher.graded_reductions && searcher.graded_spares_beams);
-        assert!(!searcher.parries, "off by default");
+        settings.apply(&mut searcher);
+        assert!(searcher.options.graded_reductions && searcher.options.graded_spares_beams);
+        assert!(!searcher.options.parries, "off by default");
         let contender: Contender = "master-parry".parse().unwrap();
         assert_eq!(contender.name(), "Master (parries under fire)");
-        let Contender::Level { switches, .. } = contender else {
+        let Contender::Level { settings, .. } = contender else {
             panic!("a level");
         };
-        switches.apply(&mut searcher);
-        assert!(searcher.parries);
+        settings.apply(&mut searcher);
+        assert!(searcher.options.parries);
         assert!(
             "master-nosuch"
                 .parse::<Contender>()
@@ -1448,30 +1370,30 @@ mod tests {
 
     #[test]
     fn a_weight_suffix_sets_one_evaluation_weight() {
-        let Ok(Contender::Level { switches, .. }) = "master-wcapture_reach=35-c50".parse() else {
+        let Ok(Contender::Level { settings, .. }) = "master-wcapture_reach=35-c50".parse() else {
             panic!("a level");
         };
         let mut searcher = Searcher::new(1024);
         assert_ne!(
-            searcher.weights.capture_reach, 35,
+            searcher.options.weights.capture_reach, 35,
             "a value not the default"
         );
-        switches.apply(&mut searcher);
-        assert_eq!(searcher.weights.capture_reach, 35);
-        assert_eq!(searcher.contempt, 50);
-        let mut rest = searcher.weights;
+        settings.apply(&mut searcher);
+        assert_eq!(searcher.options.weights.capture_reach, 35);
+        assert_eq!(searcher.options.contempt, 50);
+        let mut rest = searcher.options.weights;
         rest.capture_reach = Weights::default().capture_reach;
         assert_eq!(rest, Weights::default(), "the other weights are left");
         // Negative weights, as `texel` may print them, and several weights at once.
-        let Ok(Contender::Level { switches, .. }) =
+        let Ok(Contender::Level { settings, .. }) =
             "master-wcapture_reach=-113-wanubis=16-c20".parse()
         else {
             panic!("a level");
         };
-        switches.apply(&mut searcher);
-        assert_eq!(searcher.weights.capture_reach, -113);
-        assert_eq!(searcher.weights.anubis, 16);
-        assert_eq!(searcher.contempt, 20);
+        settings.apply(&mut searcher);
+        assert_eq!(searcher.options.weights.capture_reach, -113);
+        assert_eq!(searcher.options.weights.anubis, 16);
+        assert_eq!(searcher.options.contempt, 20);
         let contender: Contender = "master-wreach=40".parse().unwrap();
         assert!(
             contender.name().contains("(reach 40)"),

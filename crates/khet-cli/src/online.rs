@@ -349,7 +349,7 @@ impl Player {
         }
         let mv = match self.strength {
             Strength::MoveTime(t) => {
-                self.searcher.quiescence = true;
+                self.searcher.options.quiescence = true;
                 self.searcher
                     .search_game(&game, Limits::time(t), |_| {})
                     .best

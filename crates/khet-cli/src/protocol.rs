@@ -26,7 +26,7 @@
 //! expects. A malformed or non-UTF-8 line gets `info string error: …` and the loop goes on.
 //! The engine knows the game's moves, so it avoids repeating a position when it is ahead.
 
-use khet_engine::search::{DEFAULT_CONTEMPT, MAX_THREADS};
+use khet_engine::search::{MAX_THREADS, Options};
 use khet_engine::text::quote;
 use khet_engine::{Clock, Color, DrawLimits, Game, Level, Limits, Rules, Searcher, Setup};
 use std::io::{BufRead, Write};
@@ -73,13 +73,12 @@ impl<W: Write> Say<W> {
 }
 
 /// The engine's settings, changed by `setoption`.
-struct Options {
+struct Settings {
     level: Level,
     rules: Rules,
     hash_mb: usize,
-    contempt: i32,
-    threads: usize,
-    draw_limits: DrawLimits,
+    /// The search's: `Contempt`, `Threads` and `DrawLimits` set its fields.
+    search: Options,
     /// Whether a timed search plays the opening book's move where it has one (`OwnBook`).
     own_book: bool,
 }
@@ -92,7 +91,7 @@ struct Running {
 /// The protocol's state between lines.
 struct Session<W: Write> {
     say: Say<W>,
-    options: Options,
+    settings: Settings,
     searcher: Option<Searcher>,
     running: Option<Running>,
     /// The game set by the last `position`; `None` when that command was refused.
@@ -114,13 +113,14 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(
             out: Arc::new(Mutex::new(output)),
             closed: Arc::new(AtomicBool::new(false)),
         },
-        options: Options {
+        settings: Settings {
             level: Level::Master,
             rules,
             hash_mb: DEFAULT_HASH_MB,
-            contempt: DEFAULT_CONTEMPT,
-            threads,
-            draw_limits: DrawLimits::default(),
+            search: Options {
+                threads,
+                ..Options::default()
+            },
             own_book: true,
         },
         searcher: None,
@@ -203,7 +203,7 @@ impl<W: Write + Send + 'static> Session<W> {
             }
             "position" => {
                 self.finish();
-                self.game = match Game::from_protocol(args, self.options.rules) {
+                self.game = match Game::from_protocol(args, self.settings.rules) {
                     Ok(game) => Some(game),
                     Err(e) => {
                         self.say.error(&format!(
@@ -230,32 +230,32 @@ impl<W: Write + Send + 'static> Session<W> {
             "id author the Khet project".to_string(),
             format!(
                 "option name Level type combo default {} {}",
-                self.options.level,
+                self.settings.level,
                 levels.join(" ")
             ),
             format!(
                 "option name Rules type string default {}",
-                self.options.rules
+                self.settings.rules
             ),
             format!(
                 "option name Hash type spin default {} min 1 max 4096",
-                self.options.hash_mb
+                self.settings.hash_mb
             ),
             format!(
                 "option name Contempt type spin default {} min -1000 max 1000",
-                self.options.contempt
+                self.settings.search.contempt
             ),
             format!(
                 "option name Threads type spin default {} min 1 max {MAX_THREADS}",
-                self.options.threads
+                self.settings.search.threads
             ),
             format!(
                 "option name DrawLimits type string default {}",
-                limits_text(self.options.draw_limits)
+                limits_text(self.settings.search.draw_limits)
             ),
             format!(
                 "option name OwnBook type check default {}",
-                self.options.own_book
+                self.settings.own_book
             ),
             "uciok".to_string(),
         ] {
@@ -274,12 +274,12 @@ impl<W: Write + Send + 'static> Session<W> {
         let name = args[1..at].join(" ").to_ascii_lowercase();
         let value = args[at + 1..].join(" ");
         match name.as_str() {
-            "level" => self.options.level = value.parse().map_err(|e| format!("Level: {e}"))?,
+            "level" => self.settings.level = value.parse().map_err(|e| format!("Level: {e}"))?,
             "rules" => {
-                self.options.rules = value.parse().map_err(|e| format!("Rules: {e}"))?;
+                self.settings.rules = value.parse().map_err(|e| format!("Rules: {e}"))?;
                 if let Some(game) = &self.game {
                     // The rules are part of the position: read the moves again under them.
-                    let start = game.start().with_rules(self.options.rules);
+                    let start = game.start().with_rules(self.settings.rules);
                     let moves: Vec<String> =
                         game.turns().iter().map(|t| t.mv.to_string()).collect();
                     self.game = Some(Game::from_moves(start, &moves).map_err(|e| {
@@ -296,11 +296,11 @@ impl<W: Write + Send + 'static> Session<W> {
                     .ok_or_else(|| {
                         format!("Hash takes MiB from 1 to 4096, not '{}'", quote(&value))
                     })?;
-                self.options.hash_mb = mb;
+                self.settings.hash_mb = mb;
                 self.searcher = None;
             }
             "contempt" => {
-                self.options.contempt = value
+                self.settings.search.contempt = value
                     .parse()
                     .ok()
                     .filter(|c: &i32| (-1000..=1000).contains(c))
@@ -312,7 +312,7 @@ impl<W: Write + Send + 'static> Session<W> {
                     })?;
             }
             "threads" => {
-                self.options.threads = value
+                self.settings.search.threads = value
                     .parse()
                     .ok()
                     .filter(|n| (1..=MAX_THREADS).contains(n))
@@ -320,9 +320,9 @@ impl<W: Write + Send + 'static> Session<W> {
                         format!("Threads takes 1 to {MAX_THREADS}, not '{}'", quote(&value))
                     })?;
             }
-            "drawlimits" => self.options.draw_limits = read_limits(&value)?,
+            "drawlimits" => self.settings.search.draw_limits = read_limits(&value)?,
             "ownbook" => {
-                self.options.own_book = match value.to_ascii_lowercase().as_str() {
+                self.settings.own_book = match value.to_ascii_lowercase().as_str() {
                     "true" => true,
                     "false" => false,
                     _ => {
@@ -363,17 +363,20 @@ impl<W: Write + Send + 'static> Session<W> {
         let mut searcher = self
             .searcher
             .take()
-            .unwrap_or_else(|| Searcher::with_hash_mb(self.options.hash_mb));
-        searcher.contempt = self.options.contempt;
-        searcher.threads = self.options.threads;
-        searcher.draw_limits = self.options.draw_limits;
-        searcher.book = self.options.own_book.then(crate::openings::shipped);
+            .unwrap_or_else(|| Searcher::with_hash_mb(self.settings.hash_mb));
+        // The quiescence search stays as the last move's level set it (`Level::choose` sets it
+        // for each move it chooses).
+        searcher.options = Options {
+            quiescence: searcher.options.quiescence,
+            ..self.settings.search
+        };
+        searcher.book = self.settings.own_book.then(crate::openings::shipped);
         let stop = searcher.stop_flag();
         stop.store(false, Ordering::Relaxed);
         let say = self.say.clone();
         // The lower levels choose among good moves with their own depth; time and the stop flag
         // still bound them. Master, and any search to a depth, node count or mate, searches.
-        let level = Some(self.options.level).filter(|l| {
+        let level = Some(self.settings.level).filter(|l| {
             *l != Level::Master
                 && limits.depth.is_none()
                 && limits.nodes.is_none()

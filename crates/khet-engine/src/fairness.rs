@@ -174,7 +174,7 @@ pub fn measure(board: Position, batch: Batch, done: &AtomicU32, stop: &AtomicBoo
 /// The batch's player: two plies and the capture search, a random choice among the moves
 /// within [`NOISE`] of the best; a move that loses by force is never chosen when another is not.
 fn quick_move(searcher: &mut Searcher, game: &Game, rng: &mut Rng) -> Option<Move> {
-    searcher.quiescence = true;
+    searcher.options.quiescence = true;
     let scored = searcher.score_root_moves(game, 2);
     let best = scored.iter().map(|&(_, s)| s).max()?;
     crate::level::pick_at_least(&scored, best - NOISE, rng)

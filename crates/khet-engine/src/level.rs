@@ -74,7 +74,7 @@ impl Level {
             Level::Beginner => (2, 150, false),
             Level::Casual => (3, 50, true),
             Level::Strong => {
-                searcher.quiescence = true;
+                searcher.options.quiescence = true;
                 let limits = Limits {
                     depth: Some(4),
                     time: Some((budget / 4).min(Duration::from_secs(1))),
@@ -83,13 +83,13 @@ impl Level {
                 return searcher.search_game(game, limits, |_| {}).best;
             }
             Level::Master => {
-                searcher.quiescence = true;
+                searcher.options.quiescence = true;
                 return searcher
                     .search_game(game, Limits::time(budget), |_| {})
                     .best;
             }
         };
-        searcher.quiescence = quiescence;
+        searcher.options.quiescence = quiescence;
         let scored = searcher.score_root_moves(game, depth);
         let best = scored.iter().map(|&(_, s)| s).max()?;
         let floor = if best <= -WIN / 2 {

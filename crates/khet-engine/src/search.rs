@@ -13,7 +13,7 @@
 //!
 //! Repetitions: an arrangement that repeats one on the path from the root, or that would appear
 //! for the third time counting the game before the root ([`Searcher::search_game`]), scores as a
-//! draw: 0 less [`Searcher::contempt`] for the side the search plays, so a side that is ahead
+//! draw: 0 less [`Options::contempt`] for the side the search plays, so a side that is ahead
 //! steers away from repeating and a side that is behind steers into it. Positions before the last
 //! capture cannot come back (material is only ever lost), so only the game since then is kept.
 //!
@@ -21,14 +21,14 @@
 //! unfinished iteration proved (a root move searched in full that beat the previous best), so the
 //! whole budget counts; a soft limit ([`Limits::soft`]) only stops new iterations from starting.
 //!
-//! Progress ([`Searcher::progress`], off by default): an evaluation fades with the plies since
+//! Progress ([`Options::progress`], off by default): an evaluation fades with the plies since
 //! the last capture, to half after [`PROGRESS_PLIES`] and no less than a quarter, meant to make a
 //! side that is ahead go for the material now rather than keep its lead until a move or
 //! no-capture limit draws the game. Against the search without it (100 ms a move) a sequential
 //! test accepted H0 after 192 games, −13 ± 33 Elo, and it drew as many games while ahead (36
 //! against 37): it is not used.
 //!
-//! Null moves ([`Searcher::null_moves`]): away from the root, where the side to move already
+//! Null moves ([`Options::null_moves`]): away from the root, where the side to move already
 //! stands at or above beta, it passes (no move, no shot) and the opponent's reply is searched
 //! [`null_reduction`] plies shallower; if that still fails high, so would a real move, and the
 //! node is cut. Khet has no zugzwang worth the name (a piece can always turn), so a pass is
@@ -36,22 +36,22 @@
 //! reduced reply can miss a deep threat, so a forced Pharaoh hit may come an iteration or two
 //! later than its length; a search for one ([`Limits::mate`]) makes no null moves.
 //!
-//! Late-move reductions ([`Searcher::reductions`]): after the first three moves, a move that
+//! Late-move reductions ([`Options::reductions`]): after the first three moves, a move that
 //! hits nothing and is neither the hash move nor a killer is searched shallower first, in a
 //! null window, and again in full if it beats alpha there. By [`graded_reduction`]
-//! ([`Searcher::graded_reductions`], on by default): more the deeper the node and the later
+//! ([`Options::graded_reductions`], on by default): more the deeper the node and the later
 //! the move, one less on the principal line; or, with them off, by one ply. Graded, depth 10
 //! takes a third to a quarter of the nodes from the setups. In play they gain less than that
 //! suggests (a quiet Khet move can set up a shot that a search several plies shallower
 //! misses), but against the one-ply search a sequential test (100 ms a move, 0 against 20
 //! Elo, three runs pooled) accepted H1 after 660 pairs of games: Elo +17 ± 13.
-//! [`Searcher::graded_spares_beams`] (off by default) keeps the one-ply reduction for the
+//! [`Options::graded_spares_beams`] (off by default) keeps the one-ply reduction for the
 //! moves most likely to set one up: those that touch a square either side's beam lights
 //! (turning or moving a piece on it, or stepping into it), which block, open or turn a shot.
 //! It searches between the two (to depth 9 from Classic: 2.49 M nodes one-ply, 1.06 M graded,
 //! 1.53 M so), and the same test was undecided nearer to no gain: Elo +5 (−13 to +24) after 707.
 //!
-//! Late-move pruning ([`Searcher::late_move_pruning`], on by default): at a node off the
+//! Late-move pruning ([`Options::late_move_pruning`], on by default): at a node off the
 //! principal line (a null window) within [`LMP_DEPTH`] plies of the horizon, once
 //! [`late_move_count`] moves are searched and one of them keeps the side's Pharaoh, the late
 //! moves that hit nothing and are neither the hash move nor a killer are skipped: such a
@@ -80,7 +80,7 @@
 //! searched a ply shallower) was tried: undecided near no gain when stopped after 266 games,
 //! Elo −3 ± 31. Its code was removed; it is in commit 2b640fb.
 //!
-//! History gravity ([`Searcher::history_gravity`], on by default): without it a cut-off adds
+//! History gravity ([`Options::history_gravity`], on by default): without it a cut-off adds
 //! depth² to its move's history, a sum that only grows over a game, so after a few searches
 //! most quiet moves that ever cut stand at the cap ([`HISTORY_MAX`]) and rank alike. With it,
 //! a bonus `b` is pulled towards the cap (`h += b − h·|b|/max`), so history stays within ±max
@@ -92,14 +92,14 @@
 //! 8·depth² up to a quarter of the cap (history then follows the last few hundred cut-offs, not
 //! the last few thousand), against depth², accepted H1 after 131 pairs: Elo +58 ± 33.
 //!
-//! Aspiration ([`Searcher::aspiration`]): from depth [`ASPIRATION_DEPTH`] on, an iteration is
+//! Aspiration ([`Options::aspiration`]): from depth [`ASPIRATION_DEPTH`] on, an iteration is
 //! searched first in a window [`ASPIRATION_WINDOW`] either side of the last iteration's score,
 //! where more of the tree is cut off; a score that falls outside widens the window on that side
 //! (four times as far each time, then to the end) and searches again. Stopped mid-iteration, a
 //! root move counts only if its score rose above the window's lower end (below it, the score
 //! is only an upper bound).
 //!
-//! Draw limits ([`Searcher::draw_limits`], none by default): the rule books have no move limit
+//! Draw limits ([`Options::draw_limits`], none by default): the rule books have no move limit
 //! and no no-capture rule, but matches (and Khet2-AI) draw a game at a move limit or after a
 //! run of plies without a capture. A search told of them scores a line that reaches one as a
 //! draw, meant to make a side that is ahead take its material before the limit. Against the
@@ -111,7 +111,7 @@
 //! meets the move limit: the draws move, they do not become fewer. Matches leave them off
 //! (`-limits` turns them on).
 //!
-//! Threat space ([`Searcher::threat_space`]): a timed search by a side a Pyramid or more ahead
+//! Threat space ([`Options::threat_space`]): a timed search by a side a Pyramid or more ahead
 //! in material first gives up to a third of its time (at most a second) to a threat-space
 //! search ([`crate::puzzle::Solver::threats_only`]): the mover plays only threats (moves after
 //! which, were the opponent to stand still, its next shot lights the enemy Pharaoh) and the
@@ -127,7 +127,7 @@
 //! helper threads; and its win is left to the full search when the chain's first move leads to
 //! an arrangement the game has had, since the solver knows no history.
 //!
-//! Parries ([`Searcher::parries`], off by default): where the quiescence search finds the
+//! Parries ([`Options::parries`], off by default): where the quiescence search finds the
 //! opponent's beam, as the board stands, ending on the side to move's Pharaoh (the opponent's
 //! next move lights it unless it is answered), standing pat calls a lost position quiet. With
 //! them, that side's parries are searched instead: the moves after which the beam no longer
@@ -146,7 +146,7 @@
 //! by a long search (see [`crate::book`]), unless it leads to an arrangement the game has had.
 //! The game's Master, the protocol and matches give their searchers the shipped book.
 //!
-//! Threads ([`Searcher::threads`]): Lazy SMP. Helper threads search the same root, every other
+//! Threads ([`Options::threads`]): Lazy SMP. Helper threads search the same root, every other
 //! one starting a ply deeper, on the one transposition table (lock-free, see `tt`); what they
 //! store orders this thread's moves and cuts its tree off, so it reaches a depth sooner. This
 //! thread's iterations, limits and result are the search's; the node limit counts its nodes
@@ -176,7 +176,7 @@ const LATE_MOVES: usize = 3;
 const KILLER_RANK: i32 = 5_000;
 /// The most a move's history adds to its rank.
 pub const HISTORY_MAX: i32 = 4_000;
-/// With [`Searcher::history_gravity`], a cut-off `depth` plies from the horizon moves history
+/// With [`Options::history_gravity`], a cut-off `depth` plies from the horizon moves history
 /// by [`history_bonus`]`(depth)`.
 pub fn history_bonus(depth: i32) -> i32 {
     (HISTORY_BONUS * depth * depth).min(HISTORY_MAX / 4)
@@ -192,7 +192,7 @@ pub const LMP_DEPTH: i32 = 3;
 pub fn late_move_count(depth: i32) -> usize {
     4 + 2 * (depth * depth) as usize
 }
-/// How many plies shallower [`Searcher::graded_reductions`] first searches the `i`th move
+/// How many plies shallower [`Options::graded_reductions`] first searches the `i`th move
 /// (from 0) of a node `depth` plies from the horizon: ln(depth) × ln(i) / 2.25 rounded, at
 /// least 1. The form chess programs use (the later a move comes in a well-ordered list, the
 /// likelier it is bad, and the more a deep node can spare). A divisor of 3 (smaller
@@ -370,6 +370,85 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
+/// How a [`Searcher`] searches: every switch and setting it has, in one value that the game,
+/// the protocol and matches set alike. The default is the search as it plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Threads searching at once, 1 (the default) to [`MAX_THREADS`]: see the module docs.
+    pub threads: usize,
+    /// Whether a side to move that already stands at or above beta may pass to prove it (see
+    /// the module docs).
+    pub null_moves: bool,
+    /// Whether iterations start in a narrow window around the last score (aspiration, see the
+    /// module docs).
+    pub aspiration: bool,
+    /// Whether late quiet moves are first searched a ply shallower (late-move reductions).
+    pub reductions: bool,
+    /// Whether those reductions grow with the node's depth and the move's place in the order
+    /// ([`graded_reduction`]) instead of being one ply (see the module docs; on by default).
+    pub graded_reductions: bool,
+    /// With graded reductions, whether a move that touches either side's beam (it turns,
+    /// blocks or opens a shot without taking anything yet) is still reduced by one ply only:
+    /// the quiet moves that set up a capture (see the module docs; off by default).
+    pub graded_spares_beams: bool,
+    /// Whether a node off the principal line within [`LMP_DEPTH`] plies of the horizon skips
+    /// its late quiet moves (late-move pruning, see the module docs; on by default).
+    pub late_move_pruning: bool,
+    /// Whether history is kept within ±[`HISTORY_MAX`], each cut-off's bonus pulled towards
+    /// it, and the quiet moves searched before a cut-off lose what it gains (history gravity
+    /// and malus, see the module docs; on by default).
+    pub history_gravity: bool,
+    /// Run the quiescence search (weaker levels skip it and miss some threats).
+    pub quiescence: bool,
+    /// Whether repetitions score as draws (off: the search of earlier versions, for matches).
+    pub repetitions: bool,
+    /// What a draw by repetition costs the side the search plays, in centipawns: with a positive
+    /// contempt it avoids repeating even when slightly behind.
+    pub contempt: i32,
+    /// Draws by a move limit or a run without captures, as the game being played counts them.
+    pub draw_limits: DrawLimits,
+    /// Whether a timed search by a side a Pyramid ahead first looks for a chain of threats
+    /// that wins (see the module docs).
+    pub threat_space: bool,
+    /// Whether an evaluation fades with the plies since the last capture (see the module docs;
+    /// off by default).
+    pub progress: bool,
+    /// Whether the quiescence search, where the opponent's beam lights the side to move's
+    /// Pharaoh, searches that side's parries instead of standing pat (see the module docs;
+    /// off by default).
+    pub parries: bool,
+    /// The evaluation's weights (changed only when tuning).
+    pub weights: Weights,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            threads: 1,
+            null_moves: true,
+            aspiration: true,
+            reductions: true,
+            // On: their sequential test passed (see the module docs).
+            graded_reductions: true,
+            graded_spares_beams: false,
+            // On: its sequential test passed (see the module docs).
+            late_move_pruning: true,
+            // On: its sequential test passed (see the module docs).
+            history_gravity: true,
+            quiescence: true,
+            repetitions: true,
+            contempt: DEFAULT_CONTEMPT,
+            draw_limits: DrawLimits::default(),
+            threat_space: true,
+            // Off: a sequential test found no gain (see the module docs).
+            progress: false,
+            // Off: its sequential test leant towards a loss (see the module docs).
+            parries: false,
+            weights: Weights::default(),
+        }
+    }
+}
+
 /// A search engine with its tables; keep one per player so the tables carry over between moves.
 pub struct Searcher {
     /// Shared with the helper threads of a parallel search.
@@ -393,42 +472,8 @@ pub struct Searcher {
     root_side: Color,
     /// The best root move of the current iteration searched in full, and its score.
     root_best: Option<(Move, i32)>,
-    /// Run the quiescence search (weaker levels skip it and miss some threats).
-    pub quiescence: bool,
-    /// The evaluation's weights (changed only when tuning).
-    pub weights: Weights,
-    /// What a draw by repetition costs the side the search plays, in centipawns: with a positive
-    /// contempt it avoids repeating even when slightly behind.
-    pub contempt: i32,
-    /// Whether repetitions score as draws (off: the search of earlier versions, for matches).
-    pub repetitions: bool,
-    /// Whether an evaluation fades with the plies since the last capture (see the module docs;
-    /// off by default).
-    pub progress: bool,
-    /// Whether late quiet moves are first searched a ply shallower (late-move reductions).
-    pub reductions: bool,
-    /// Whether those reductions grow with the node's depth and the move's place in the order
-    /// ([`graded_reduction`]) instead of being one ply (see the module docs; on by default).
-    pub graded_reductions: bool,
-    /// With graded reductions, whether a move that touches either side's beam (it turns,
-    /// blocks or opens a shot without taking anything yet) is still reduced by one ply only:
-    /// the quiet moves that set up a capture (see the module docs; off by default).
-    pub graded_spares_beams: bool,
-    /// Whether a side to move that already stands at or above beta may pass to prove it (see
-    /// the module docs).
-    pub null_moves: bool,
-    /// Whether iterations start in a narrow window around the last score (aspiration, see the
-    /// module docs).
-    pub aspiration: bool,
-    /// Whether a node off the principal line within [`LMP_DEPTH`] plies of the horizon skips
-    /// its late quiet moves (late-move pruning, see the module docs; on by default).
-    pub late_move_pruning: bool,
-    /// Whether history is kept within ±[`HISTORY_MAX`], each cut-off's bonus pulled towards
-    /// it, and the quiet moves searched before a cut-off lose what it gains (history gravity
-    /// and malus, see the module docs; on by default).
-    pub history_gravity: bool,
-    /// Draws by a move limit or a run without captures, as the game being played counts them.
-    pub draw_limits: DrawLimits,
+    /// How it searches: every switch and setting (see [`Options`]).
+    pub options: Options,
     /// Plies of the game before the root.
     root_plies: u32,
     /// This search looks for a forced Pharaoh hit ([`Limits::mate`]): no null moves, which can
@@ -438,21 +483,12 @@ pub struct Searcher {
     quiet: [u32; MAX_PLY],
     /// Whether the move into each ply of the current line was a pass (a null move).
     passed: [bool; MAX_PLY],
-    /// Threads searching at once, 1 (the default) to [`MAX_THREADS`]: see the module docs.
-    pub threads: usize,
     /// Nodes the helper threads of the running search have counted so far.
     helper_nodes: Arc<AtomicU64>,
     /// A helper thread (it adds its nodes to `helper_nodes`).
     helper: bool,
     /// Evaluations already made (see [`EvalCache`]).
     evals: EvalCache,
-    /// Whether a timed search by a side a Pyramid ahead first looks for a chain of threats
-    /// that wins (see the module docs).
-    pub threat_space: bool,
-    /// Whether the quiescence search, where the opponent's beam lights the side to move's
-    /// Pharaoh, searches that side's parries instead of standing pat (see the module docs;
-    /// off by default).
-    pub parries: bool,
     /// Move lists of finished nodes, for the next ones to fill (see [`Node`]).
     spare: Vec<Node>,
     /// An opening book a timed search plays from where it has the position (see the module
@@ -471,7 +507,7 @@ struct Node {
     /// equally ranked moves keep the order they were made in.
     order: Vec<i64>,
     /// The quiet moves searched so far that did not cut the node off, for
-    /// [`Searcher::history_gravity`]'s malus.
+    /// [`Options::history_gravity`]'s malus.
     tried: Vec<Move>,
 }
 
@@ -491,7 +527,7 @@ struct Child {
     /// Whether its shot removed a piece.
     captured: bool,
     /// Whether it touches a square either side's beam lit before it (asked only for
-    /// [`Searcher::graded_spares_beams`]).
+    /// [`Options::graded_spares_beams`]).
     on_beam: bool,
     /// How it was ranked (the hash move, a killer, captures, history).
     rank: i32,
@@ -503,7 +539,7 @@ struct Child {
 /// with it as without it.
 struct EvalCache {
     /// Key, evaluation, and whether the side to move is under fire (see
-    /// [`Searcher::parries`]).
+    /// [`Options::parries`]).
     slots: Vec<(u64, i32, bool)>,
     /// The weights its evaluations were made with.
     weights: Weights,
@@ -588,34 +624,14 @@ impl Searcher {
             path: [0; MAX_PLY],
             quiet: [0; MAX_PLY],
             passed: [false; MAX_PLY],
-            null_moves: true,
-            aspiration: true,
-            // On: its sequential test passed (see the module docs).
-            late_move_pruning: true,
-            // On: its sequential test passed (see the module docs).
-            history_gravity: true,
-            draw_limits: DrawLimits::default(),
             root_plies: 0,
             exact: false,
-            // Off: a sequential test found no gain (see the module docs).
-            progress: false,
-            reductions: true,
-            // On: their sequential test passed (see the module docs).
-            graded_reductions: true,
-            graded_spares_beams: false,
             root_side: Color::Silver,
             root_best: None,
-            quiescence: true,
-            weights: Weights::default(),
-            contempt: DEFAULT_CONTEMPT,
-            repetitions: true,
-            threads: 1,
+            options: Options::default(),
             helper_nodes: Arc::new(AtomicU64::new(0)),
             helper: false,
             evals: EvalCache::new(Weights::default(), n.min(EVAL_SLOTS)),
-            threat_space: true,
-            // Off: its sequential test leant towards a loss (see the module docs).
-            parries: false,
             spare: Vec::new(),
             book: None,
         }
@@ -641,7 +657,7 @@ impl Searcher {
     /// Forget everything learned (a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.evals = EvalCache::new(self.weights, self.evals.slots.len());
+        self.evals = EvalCache::new(self.options.weights, self.evals.slots.len());
         self.killers = [[None; 2]; MAX_PLY];
         self.history.iter_mut().for_each(|h| *h = 0);
     }
@@ -654,7 +670,7 @@ impl Searcher {
 
     /// [`Searcher::evaluate`], and whether the side to move is under fire.
     fn evaluate_fired(&mut self, p: &Position, ply: usize) -> (i32, bool) {
-        let (eval, fire) = self.evals.evaluate(p, &self.weights);
+        let (eval, fire) = self.evals.evaluate(p, &self.options.weights);
         (self.fade(eval, ply), fire)
     }
 
@@ -743,13 +759,13 @@ impl Searcher {
             report(&won.1);
             return won.0;
         }
-        if self.threads <= 1 || position.legal_moves().is_empty() {
+        if self.options.threads <= 1 || position.legal_moves().is_empty() {
             return self.iterate(position, limits, start, &mut report);
         }
         // Lazy SMP: helpers search the same root on the shared table, every other one a ply
         // deeper, and what they store cuts this thread's tree; this thread's result is played.
         let stop = Arc::new(AtomicBool::new(false));
-        let helpers: Vec<Searcher> = (1..self.threads.min(MAX_THREADS))
+        let helpers: Vec<Searcher> = (1..self.options.threads.min(MAX_THREADS))
             .map(|_| self.helper(stop.clone()))
             .collect();
         std::thread::scope(|scope| {
@@ -780,7 +796,7 @@ impl Searcher {
         // the search, as the threat-space search's is.
         let mut after = *position;
         after.play_unchecked(entry.mv);
-        if self.repetitions && self.game_history.contains(&after.arrangement_hash()) {
+        if self.options.repetitions && self.game_history.contains(&after.arrangement_hash()) {
             return None;
         }
         let result = SearchResult {
@@ -810,7 +826,11 @@ impl Searcher {
         start: Instant,
     ) -> Option<(SearchResult, Report)> {
         let time = limits.time?;
-        if !self.threat_space || self.exact || limits.depth.is_some() || limits.nodes.is_some() {
+        if !self.options.threat_space
+            || self.exact
+            || limits.depth.is_some()
+            || limits.nodes.is_some()
+        {
             return None;
         }
         let material = crate::eval::material(position);
@@ -833,7 +853,7 @@ impl Searcher {
         // could be claimed as a repetition, so the full search decides there.
         let mut after = *position;
         after.play_unchecked(first);
-        if self.repetitions && self.game_history.contains(&after.arrangement_hash()) {
+        if self.options.repetitions && self.game_history.contains(&after.arrangement_hash()) {
             return None;
         }
         let plies = 2 * n - 1;
@@ -872,29 +892,18 @@ impl Searcher {
             path: [0; MAX_PLY],
             quiet: self.quiet,
             passed: [false; MAX_PLY],
-            null_moves: self.null_moves,
-            aspiration: self.aspiration,
-            late_move_pruning: self.late_move_pruning,
-            history_gravity: self.history_gravity,
-            draw_limits: self.draw_limits,
             root_plies: self.root_plies,
             exact: self.exact,
-            progress: self.progress,
-            reductions: self.reductions,
-            graded_reductions: self.graded_reductions,
-            graded_spares_beams: self.graded_spares_beams,
             root_side: self.root_side,
             root_best: None,
-            quiescence: self.quiescence,
-            weights: self.weights,
-            contempt: self.contempt,
-            repetitions: self.repetitions,
-            threads: 1,
+            options: Options {
+                threads: 1,
+                threat_space: false,
+                ..self.options
+            },
             helper_nodes: self.helper_nodes.clone(),
             helper: true,
-            evals: EvalCache::new(self.weights, self.evals.slots.len()),
-            threat_space: false,
-            parries: self.parries,
+            evals: EvalCache::new(self.options.weights, self.evals.slots.len()),
             spare: Vec::new(),
             book: None,
         }
@@ -988,12 +997,12 @@ impl Searcher {
         result
     }
 
-    /// One iteration at `depth`: with [`Searcher::aspiration`], first in a window around
+    /// One iteration at `depth`: with [`Options::aspiration`], first in a window around
     /// `guess` (the last iteration's score), widened on the side it fails until the score falls
     /// inside. The score, and the lower end of the window searched last.
     fn aspirate(&mut self, position: &Position, depth: u32, guess: i32) -> (i32, i32) {
         let mut delta = ASPIRATION_WINDOW;
-        let mut window = if self.aspiration
+        let mut window = if self.options.aspiration
             && !self.exact
             && depth >= ASPIRATION_DEPTH
             && guess.abs() < WIN - 2 * MAX_PLY as i32
@@ -1088,7 +1097,7 @@ impl Searcher {
     /// prefers the line that wins material sooner to one that keeps its lead for ever, and a
     /// game that has stood still for long is valued nearer a draw, as the draw rules make it.
     fn fade(&self, eval: i32, ply: usize) -> i32 {
-        if !self.progress {
+        if !self.options.progress {
             return eval;
         }
         let n = self.quiet[ply].min(PROGRESS_PLIES * 3 / 2) as i32;
@@ -1099,9 +1108,9 @@ impl Searcher {
     /// A draw's score for `side`: less the contempt for the side the search plays.
     fn draw_score(&self, side: Color) -> i32 {
         if side == self.root_side {
-            -self.contempt
+            -self.options.contempt
         } else {
-            self.contempt
+            self.options.contempt
         }
     }
 
@@ -1111,11 +1120,12 @@ impl Searcher {
             return 0;
         }
         let hash = p.arrangement_hash();
-        if ply > 0 && self.repetitions && self.repeats(hash, ply) {
+        if ply > 0 && self.options.repetitions && self.repeats(hash, ply) {
             return self.draw_score(p.side_to_move());
         }
         if ply > 0
             && self
+                .options
                 .draw_limits
                 .reached(self.root_plies + ply as u32, self.quiet[ply])
         {
@@ -1123,7 +1133,7 @@ impl Searcher {
         }
         self.path[ply] = hash;
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return if self.quiescence {
+            return if self.options.quiescence {
                 self.quiesce(p, alpha, beta, ply, 2)
             } else {
                 self.evaluate(p, ply)
@@ -1133,7 +1143,7 @@ impl Searcher {
         let slot = self.tt.slot(key);
         let entry = self.tt.read(slot);
         let hash_move = if entry.key == key { entry.mv } else { None };
-        let current = entry.age == self.age || !self.repetitions;
+        let current = entry.age == self.age || !self.options.repetitions;
         if entry.key == key && current && entry.depth as i32 >= depth && ply > 0 {
             let s = entry.score;
             match entry.bound {
@@ -1174,12 +1184,13 @@ impl Searcher {
         let beam = p.beam_before_move();
         // The squares whose moves are spared the graded reductions: both beams (the
         // opponent's traced only where a reduction may follow).
-        let spared = if self.graded_reductions && self.graded_spares_beams && depth >= 3 {
-            let theirs = p.beam_summary(!side).0 | 1u128 << sphinx_square(!side).index();
-            beam.0 | theirs
-        } else {
-            0
-        };
+        let spared =
+            if self.options.graded_reductions && self.options.graded_spares_beams && depth >= 3 {
+                let theirs = p.beam_summary(!side).0 | 1u128 << sphinx_square(!side).index();
+                beam.0 | theirs
+            } else {
+                0
+            };
         p.for_each_move(|mv| {
             node.children.push(Child {
                 mv,
@@ -1291,11 +1302,12 @@ impl Searcher {
         }
         node.order.sort_unstable_by(|a, b| b.cmp(a));
         // Late-move pruning may start from this move on (none where the node never prunes).
-        let prune_from = if self.late_move_pruning && !self.exact && depth <= LMP_DEPTH && ply > 0 {
-            late_move_count(depth)
-        } else {
-            usize::MAX
-        };
+        let prune_from =
+            if self.options.late_move_pruning && !self.exact && depth <= LMP_DEPTH && ply > 0 {
+                late_move_count(depth)
+            } else {
+                usize::MAX
+            };
         for (i, &ranked) in node.order.iter().enumerate() {
             let Child {
                 mv,
@@ -1329,14 +1341,16 @@ impl Searcher {
             } else {
                 // Late moves that hit nothing and are neither the hash move nor a killer are
                 // searched a ply shallower first; one that beats alpha there is searched again.
-                let late = self.reductions
+                let late = self.options.reductions
                     && depth >= 3
                     && ply > 0
                     && i >= LATE_MOVES
                     && !captured
                     && rank < KILLER_RANK;
                 let mut s = if late {
-                    let r = if self.graded_reductions && !(self.graded_spares_beams && on_beam) {
+                    let r = if self.options.graded_reductions
+                        && !(self.options.graded_spares_beams && on_beam)
+                    {
                         // One less where the window is open (a node on the principal line).
                         let pv = i32::from(beta - alpha > 1);
                         (graded_reduction(depth, i) - pv).max(1)
@@ -1393,14 +1407,14 @@ impl Searcher {
 
     /// Remembers `mv`, a move that cut a node off at `depth` and `ply`, to try it early
     /// elsewhere: a killer at this ply, and history for every ply; with
-    /// [`Searcher::history_gravity`], the quiet moves `tried` before it lose as much.
+    /// [`Options::history_gravity`], the quiet moves `tried` before it lose as much.
     fn cut_by(&mut self, mv: Move, depth: i32, ply: usize, tried: &[Move]) {
         let k = &mut self.killers[ply];
         if k[0] != Some(mv) {
             k[1] = k[0];
             k[0] = Some(mv);
         }
-        if !self.history_gravity {
+        if !self.options.history_gravity {
             self.history[history_index(mv)] += depth * depth;
             return;
         }
@@ -1414,7 +1428,7 @@ impl Searcher {
     /// A null move (see the module docs): the node's cut-off score if passing already reaches
     /// `beta`.
     fn null_move(&mut self, p: &Position, depth: i32, beta: i32, ply: usize) -> Option<i32> {
-        if !self.null_moves
+        if !self.options.null_moves
             || self.exact
             || ply == 0
             || depth < 3
@@ -1458,7 +1472,7 @@ impl Searcher {
     /// Only shots that hit something (and Pharaoh kills) are searched past the horizon.
     fn quiesce(&mut self, p: &Position, mut alpha: i32, beta: i32, ply: usize, qdepth: u32) -> i32 {
         let (stand, fire) = self.evaluate_fired(p, ply);
-        if fire && self.parries && ply < MAX_PLY - 1 {
+        if fire && self.options.parries && ply < MAX_PLY - 1 {
             let their_lit = p.beam_summary(!p.side_to_move()).0;
             return self.parry(p, alpha, beta, ply, (qdepth, stand), their_lit);
         }
@@ -1501,7 +1515,7 @@ impl Searcher {
     }
 
     /// The quiescence search of a side whose Pharaoh the opponent's beam lights (see
-    /// [`Searcher::parries`]): standing pat would lose, so only its parries count, each a move
+    /// [`Options::parries`]): standing pat would lose, so only its parries count, each a move
     /// after which that beam no longer ends on it (`their_lit` the squares it lights now: a
     /// move can turn it only by touching one of them, or by its own shot taking a piece on
     /// one). With none, the opponent's next shot wins. With quiescence plies left, each parry
@@ -1637,8 +1651,8 @@ mod tests {
     #[test]
     fn an_evaluation_fades_with_quiet_plies() {
         let mut s = Searcher::new(1024);
-        assert!(!s.progress, "off until a test finds it gains");
-        s.progress = true;
+        assert!(!s.options.progress, "off until a test finds it gains");
+        s.options.progress = true;
         let at = |s: &mut Searcher, n: u32| {
             s.quiet[3] = n;
             s.fade(400, 3)
@@ -1653,7 +1667,7 @@ mod tests {
             -200,
             "behind, the score rises towards a draw"
         );
-        s.progress = false;
+        s.options.progress = false;
         assert_eq!(at(&mut s, PROGRESS_PLIES), 400);
     }
 
@@ -1712,15 +1726,15 @@ mod tests {
     fn a_pharaoh_under_fire_with_no_parry_is_lost_at_the_horizon() {
         let p = under_fire_position(false);
         let mut s = Searcher::new(1024);
-        assert!(!s.parries, "off by default");
-        s.parries = true;
+        assert!(!s.options.parries, "off by default");
+        s.options.parries = true;
         assert_eq!(s.quiesce(&p, -INF, INF, 0, 2), -(WIN - 2));
         assert_eq!(s.quiesce(&p, -INF, INF, 0, 0), -(WIN - 2));
         // Standing pat, the search before saw no danger.
-        s.parries = false;
+        s.options.parries = false;
         assert!(s.quiesce(&p, -INF, INF, 0, 2) > -WIN / 2);
         // With a way out, the parry is found and the position is not lost.
-        s.parries = true;
+        s.options.parries = true;
         let open = under_fire_position(true);
         let score = s.quiesce(&open, -INF, INF, 0, 2);
         assert!(score > -WIN / 2, "{score}");
@@ -1740,7 +1754,7 @@ mod tests {
                     && (hits.pharaoh_hit(side) || under_fire(side, child.beam_summary(!side).1))
             });
             let mut s = Searcher::new(1024);
-            s.parries = true;
+            s.options.parries = true;
             let lost = s.quiesce(p, -INF, INF, 4, 0) == -(WIN - 6);
             assert_eq!(lost, lost_by_brute_force, "{p}");
             lost

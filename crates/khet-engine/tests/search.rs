@@ -451,13 +451,13 @@ fn self_play(
 ) -> Game {
     let mut game = Game::new(start);
     let mut s = Searcher::new(1 << 16);
-    s.repetitions = repetitions;
-    s.late_move_pruning = pruning;
+    s.options.repetitions = repetitions;
+    s.options.late_move_pruning = pruning;
     // Without the reach terms, which by themselves keep a side that is ahead changing its beam
     // (and so the blind search from repeating here): these games are about repetitions alone.
-    s.weights.reach = 0;
-    s.weights.capture_reach = 0;
-    s.weights.pharaoh_sides = 0;
+    s.options.weights.reach = 0;
+    s.options.weights.capture_reach = 0;
+    s.options.weights.pharaoh_sides = 0;
     while !game.is_over() && !game.can_claim_draw() && game.turns().len() < plies {
         let Some(mv) = s.search_game(&game, depth(depth_plies), |_| {}).best else {
             break;
@@ -556,7 +556,7 @@ fn threads_agree_with_one_thread_where_the_answer_is_forced() {
         let one = Searcher::new(1 << 16).search(&p, depth(plies), |_| {});
         for threads in [2, 4] {
             let mut s = Searcher::new(1 << 16);
-            s.threads = threads;
+            s.options.threads = threads;
             let many = s.search(&p, depth(plies), |_| {});
             let what = format!("{} with {threads} threads", puzzle.name);
             assert_same_answer(&many, &one, &what);
@@ -568,7 +568,7 @@ fn threads_agree_with_one_thread_where_the_answer_is_forced() {
     for name in ["classic", "imhotep", "dynasty", "khet1/classic"] {
         let p = setup(name).position;
         let mut s = Searcher::new(1 << 18);
-        s.threads = 3;
+        s.options.threads = 3;
         let r = s.search(&p, depth(4), |_| {});
         assert_eq!(r.depth, 4, "{name}");
         assert!(p.is_legal(r.best.expect("a move")), "{name}");
@@ -587,8 +587,8 @@ fn null_moves_keep_every_forced_win() {
         // a ply later.
         let search = |null_moves: bool, limits: Limits| {
             let mut s = Searcher::new(1 << 16);
-            s.null_moves = null_moves;
-            s.late_move_pruning = null_moves;
+            s.options.null_moves = null_moves;
+            s.options.late_move_pruning = null_moves;
             s.search(&p, limits, |_| {})
         };
         let without = search(false, depth(plies));
@@ -619,8 +619,8 @@ fn graded_reductions_keep_every_forced_win() {
     for (puzzle, p, plies) in short_puzzles(3) {
         let search = |graded: bool, spare: bool| {
             let mut s = Searcher::new(1 << 16);
-            s.graded_reductions = graded;
-            s.graded_spares_beams = spare;
+            s.options.graded_reductions = graded;
+            s.options.graded_spares_beams = spare;
             s.search(&p, depth(plies + 2), |_| {})
         };
         let without = search(false, false);
@@ -640,7 +640,8 @@ fn graded_reductions_keep_every_forced_win() {
 /// fewer nodes to the same depth.
 #[test]
 fn late_move_pruning_keeps_every_forced_win() {
-    let (without, with) = keeps_every_forced_win(|s, on| s.late_move_pruning = on, true, "classic");
+    let (without, with) =
+        keeps_every_forced_win(|s, on| s.options.late_move_pruning = on, true, "classic");
     assert!(with < without * 3 / 4, "{with} of {without}");
 }
 
@@ -686,7 +687,8 @@ fn keeps_every_forced_win(set: fn(&mut Searcher, bool), prunes: bool, setup: &st
 /// one reorders too), and the tree from a setup is another.
 #[test]
 fn history_gravity_keeps_every_forced_win() {
-    let (without, with) = keeps_every_forced_win(|s, on| s.history_gravity = on, false, "classic");
+    let (without, with) =
+        keeps_every_forced_win(|s, on| s.options.history_gravity = on, false, "classic");
     assert_ne!(with, without);
 }
 
@@ -697,8 +699,8 @@ fn sparing_beam_moves_changes_only_graded_reductions() {
     let p = Setup::builtin("classic").unwrap().position;
     let nodes = |graded: bool, spare: bool| {
         let mut s = Searcher::new(1 << 16);
-        s.graded_reductions = graded;
-        s.graded_spares_beams = spare;
+        s.options.graded_reductions = graded;
+        s.options.graded_spares_beams = spare;
         s.search(&p, depth(7), |_| {}).nodes
     };
     let plain = nodes(false, false);
@@ -740,7 +742,7 @@ fn the_draw_limits_score_a_line_that_reaches_one_as_a_draw() {
     let plies = game.turns().len() as u32;
     let score = |limits: DrawLimits| {
         let mut s = Searcher::new(1 << 16);
-        s.draw_limits = limits;
+        s.options.draw_limits = limits;
         s.search_game(&game, depth(3), |_| {}).score
     };
     let free = score(DrawLimits::default());
@@ -769,7 +771,7 @@ fn the_draw_limits_score_a_line_that_reaches_one_as_a_draw() {
 fn aspiration_keeps_forced_wins_and_scores() {
     let search = |p: &Position, aspiration: bool, plies: u32| {
         let mut s = Searcher::new(1 << 16);
-        s.aspiration = aspiration;
+        s.options.aspiration = aspiration;
         s.search(p, depth(plies), |_| {})
     };
     let mut compared = 0;
