@@ -516,7 +516,10 @@ pub fn claim_abandoned_win(silver: &mut Client, server: &Server, code: &str) {
         }
         let (why, reason) = &silver.refusals[refused];
         assert_eq!(*why, Refusal::NotNow, "{reason}");
-        assert!(start.elapsed() < PATIENCE, "the claim was never due: {reason}");
+        assert!(
+            start.elapsed() < PATIENCE,
+            "the claim was never due: {reason}"
+        );
         silver.drain(Duration::from_millis(100));
     }
     let won = GameResult::Win {
