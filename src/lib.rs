@@ -11,8 +11,8 @@
 //!   changes); and [`sound`];
 //! - `dev`: the scripted tour and the frame benchmark, only with the `dev` feature.
 //!
-//! [`CorePlugin`] is the game without drawing: it runs headless (`MinimalPlugins`), which is how
-//! the tests drive whole games. [`ViewPlugin`] adds what a player sees and does.
+//! [`core_plugin`] is the game without drawing: it runs headless (`MinimalPlugins`), which is how
+//! the tests drive whole games. [`view_plugin`] adds what a player sees and does.
 
 use bevy::prelude::*;
 
@@ -41,43 +41,34 @@ pub mod theme;
 
 pub use schedule::GameSet;
 
-/// The game without any drawing: state, rules (through the engine), entities.
-/// A struct, not a function, only because `main.rs`, the tests and `dev` add it by name.
-pub struct CorePlugin;
-
-impl Plugin for CorePlugin {
-    fn build(&self, app: &mut App) {
-        schedule::plugin(app);
-        screen::plugin(app);
-        frames::plugin(app);
-        settings::plugin(app);
-        news::plugin(app);
-        setups::plugin(app);
-        table::plugin(app);
-        learn::plugin(app);
-        saves::plugin(app);
-        replay::plugin(app);
-        editor::plugin(app);
-        online::plugin(app);
-    }
+/// The game without any drawing: state, rules (through the engine), entities. One of the crate's
+/// two entry points, with [`view_plugin`]: `main.rs` adds both, the headless tests this one.
+pub fn core_plugin(app: &mut App) {
+    schedule::plugin(app);
+    screen::plugin(app);
+    frames::plugin(app);
+    settings::plugin(app);
+    news::plugin(app);
+    setups::plugin(app);
+    table::plugin(app);
+    learn::plugin(app);
+    saves::plugin(app);
+    replay::plugin(app);
+    editor::plugin(app);
+    online::plugin(app);
 }
 
 /// What a player sees and does: the board drawn, and every feature's panels.
-/// A struct, not a function, as its pair [`CorePlugin`] is: the crate's two entry points.
-pub struct ViewPlugin;
-
-impl Plugin for ViewPlugin {
-    fn build(&self, app: &mut App) {
-        app.add_plugins(bevy_egui::EguiPlugin::default());
-        stage::plugin(app);
-        theme::plugin(app);
-        news::ui::plugin(app);
-        table::ui::plugin(app);
-        learn::ui::plugin(app);
-        editor::ui::plugin(app);
-        replay::ui::plugin(app);
-        saves::ui::plugin(app);
-        settings::ui::plugin(app);
-        online::ui::plugin(app);
-    }
+pub fn view_plugin(app: &mut App) {
+    app.add_plugins(bevy_egui::EguiPlugin::default());
+    stage::plugin(app);
+    theme::plugin(app);
+    news::ui::plugin(app);
+    table::ui::plugin(app);
+    learn::ui::plugin(app);
+    editor::ui::plugin(app);
+    replay::ui::plugin(app);
+    saves::ui::plugin(app);
+    settings::ui::plugin(app);
+    online::ui::plugin(app);
 }

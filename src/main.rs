@@ -9,7 +9,7 @@ use bevy::asset::AssetPlugin;
 use bevy::prelude::*;
 use clap::Parser;
 use khet::built_in::AssetOrigin;
-use khet::{CorePlugin, ViewPlugin};
+use khet::{core_plugin, view_plugin};
 
 /// Where the game keeps its files, and what changes them: the help's last part.
 const FILES: &str = "\
@@ -134,8 +134,8 @@ fn game_app(folder: Option<&std::path::Path>) -> App {
             .set(assets),
     )
     .add_plugins((
-        CorePlugin,
-        ViewPlugin,
+        core_plugin,
+        view_plugin,
         khet::desktop::plugin,
         khet::sound::SoundPlugin { device: true },
     ));

@@ -7,8 +7,8 @@
 
 use bevy::asset::AssetPlugin;
 use bevy::prelude::*;
-use khet::CorePlugin;
 use khet::built_in::AssetOrigin;
+use khet::core_plugin;
 use khet::news::News;
 use khet::settings::Settings;
 use khet::sound::{Audio, Sfx, SoundPlugin};
@@ -90,8 +90,8 @@ fn app_with(assets: &Path) -> App {
     .init_asset::<StandardMaterial>()
     .init_asset::<bevy::world_serialization::WorldAsset>()
     .init_asset::<bevy::animation::AnimationClip>()
-    .add_plugins(CorePlugin)
-    .add_plugins(khet::stage::ModelsPlugin)
+    .add_plugins(core_plugin)
+    .add_plugins(khet::stage::models_plugin)
     .add_plugins(SoundPlugin { device: false });
     app.insert_resource(Settings {
         speed: 0.0,

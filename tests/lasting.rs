@@ -7,7 +7,7 @@ mod common;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use common::{game, headless_with, news, send, temp_dir};
-use khet::CorePlugin;
+use khet::core_plugin;
 use khet::news::{News, Notices};
 use khet::replay::Step;
 use khet::saves::{ResumeOffer, SaveDir, SavedGames};
@@ -462,7 +462,7 @@ fn settings_persist_and_a_damaged_file_is_kept() {
     let start = |path: &Path| {
         let mut app = App::new();
         app.insert_resource(SettingsFile::new(path.to_path_buf()));
-        app.add_plugins(MinimalPlugins).add_plugins(CorePlugin);
+        app.add_plugins(MinimalPlugins).add_plugins(core_plugin);
         app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
             200,
         )));
@@ -572,7 +572,7 @@ fn a_setting_changed_at_start_is_saved_for_the_next_start() {
     let start = |path: &Path, tell: bool| {
         let mut app = App::new();
         app.insert_resource(SettingsFile::new(path.to_path_buf()));
-        app.add_plugins(MinimalPlugins).add_plugins(CorePlugin);
+        app.add_plugins(MinimalPlugins).add_plugins(core_plugin);
         if tell {
             app.add_systems(PostStartup, |mut s: ResMut<Settings>| {
                 s.told_software_renderer = true;

@@ -6,7 +6,7 @@ mod common;
 
 use bevy::prelude::*;
 use common::{headless, send};
-use khet::CorePlugin;
+use khet::core_plugin;
 use khet::learn::lesson::{Lesson, LessonAction, LessonKind, PuzzleShelf, StartLesson, Verdict};
 use khet::learn::progress::{Progress, ProgressFile, TutorialOffer};
 use khet::learn::tutorial::STEPS;
@@ -178,7 +178,7 @@ fn leaving_or_a_new_game_ends_the_lesson_and_the_tutorial_is_offered_once() {
     let first = |dir: &std::path::Path| {
         let mut app = App::new();
         app.insert_resource(ProgressFile(dir.join("progress.ron")));
-        app.add_plugins(MinimalPlugins).add_plugins(CorePlugin);
+        app.add_plugins(MinimalPlugins).add_plugins(core_plugin);
         app.update();
         app
     };

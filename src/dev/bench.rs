@@ -3,7 +3,7 @@
 //! median and 99th percentile, with Bevy's multi-threaded executor (as the game runs) and a
 //! single-threaded one (the game's own work without the cost of waking worker threads).
 
-use crate::CorePlugin;
+use crate::core_plugin;
 use crate::settings::Settings;
 use crate::table::{Match, MoveRequested, Show};
 use bevy::ecs::schedule::SingleThreadedExecutor;
@@ -20,7 +20,7 @@ pub fn bench_frames() {
 
 fn bench_frames_with(single_threaded: bool) {
     let mut app = App::new();
-    app.add_plugins(MinimalPlugins).add_plugins(CorePlugin);
+    app.add_plugins(MinimalPlugins).add_plugins(core_plugin);
     if single_threaded {
         app.edit_schedule(Update, |s| {
             s.set_executor(SingleThreadedExecutor::new());

@@ -24,20 +24,19 @@ pub mod quality;
 pub mod rest;
 pub mod scene;
 
-/// The pieces' models, from the model file or built in; apart for the headless asset tests.
-/// A struct, not a function, only because those tests (`tests/assets.rs`) add it by name.
-pub struct ModelsPlugin;
-
-impl Plugin for ModelsPlugin {
-    fn build(&self, app: &mut App) {
-        models::plugin(app);
-        model_file::plugin(app);
-    }
+/// The pieces' models, from the model file or built in; apart for the headless asset tests
+/// (`tests/assets.rs`), which add it without the rest of the board.
+pub fn models_plugin(app: &mut App) {
+    models::plugin(app);
+    model_file::plugin(app);
 }
 
 /// The board as drawn: everything in this folder.
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins((bevy::picking::mesh_picking::MeshPickingPlugin, ModelsPlugin));
+    app.add_plugins((
+        bevy::picking::mesh_picking::MeshPickingPlugin,
+        models_plugin,
+    ));
     scene::plugin(app);
     board_image::plugin(app);
     pointer::plugin(app);

@@ -2,7 +2,7 @@
 //! of each move and shot, the selection and the keys that make it (the mouse on the board is the
 //! stage's, `crate::stage::pointer`), the clocks, the computer, the piece entities, the shot's
 //! cues and the laser preview; `ui/` holds the table's panels. Everything here runs headless
-//! (`CorePlugin`) but `ui/`, which `ViewPlugin` adds.
+//! (`core_plugin`) but `ui/`, which `view_plugin` adds.
 //!
 //! What other features need of the table is re-exported here: the match, its messages, the
 //! show and the new-game specification.

@@ -6,7 +6,7 @@
 pub mod picture;
 
 use bevy::prelude::*;
-use khet::CorePlugin;
+use khet::core_plugin;
 use khet::news::{News, StatusLine};
 use khet::settings::Settings;
 use khet::table::Match;
@@ -18,7 +18,7 @@ pub fn sq(s: &str) -> Square {
     s.parse().expect("a square")
 }
 
-/// The game without drawing (`MinimalPlugins` + `CorePlugin`), animations at `speed` (0 is
+/// The game without drawing (`MinimalPlugins` + `core_plugin`), animations at `speed` (0 is
 /// instant), `setup` run before the first frame (a save folder, a settings file), and two
 /// frames run so that the first game is on the table.
 ///
@@ -26,7 +26,7 @@ pub fn sq(s: &str) -> Square {
 /// lasts as many frames on a loaded machine as on a quiet one; `setup` may choose otherwise.
 pub fn headless_with(speed: f32, setup: impl FnOnce(&mut App)) -> App {
     let mut app = App::new();
-    app.add_plugins(MinimalPlugins).add_plugins(CorePlugin);
+    app.add_plugins(MinimalPlugins).add_plugins(core_plugin);
     app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
         std::time::Duration::from_secs(1) / 60,
     ));
