@@ -139,8 +139,7 @@ enum Command {
     /// drawn at 200 plies, after 100 plies without a capture, or by repetition
     Match {
         /// A level (beginner, casual, strong, master), with the search's switches -norep,
-        /// -prog, -nolmr, -onelmr, -spare, -nonull, -noasp, -limits, -notss, -nobook, -parry,
-        /// -cN (contempt),
+        /// -nolmr, -onelmr, -nonull, -noasp, -notss, -nobook, -nolmp, -nohist, -cN (contempt),
         /// -wNAME=VALUE (an evaluation weight) or -xN (N times the time a move), and @N for N
         /// threads; or engine:COMMAND
         #[arg(long, default_value = "master")]

@@ -57,21 +57,14 @@ impl Default for Settings {
 /// Each suffix, what it sets, and how the contender's name says it (in this order: the names
 /// in match logs, which `--resume` compares, depend on it).
 #[rustfmt::skip]
-const SUFFIXES: [(&str, fn(&mut Settings), &str); 13] = [
+const SUFFIXES: [(&str, fn(&mut Settings), &str); 9] = [
     ("-norep", |s| s.options.repetitions = false, " (no repetitions)"),
-    ("-prog", |s| s.options.progress = true, " (progress)"),
     ("-nolmr", |s| s.options.reductions = false, " (no reductions)"),
     ("-onelmr", |s| s.options.graded_reductions = false, " (one-ply reductions)"),
-    ("-spare", |s| {
-        s.options.graded_reductions = true;
-        s.options.graded_spares_beams = true;
-    }, " (sparing beam moves)"),
     ("-nonull", |s| s.options.null_moves = false, " (no null moves)"),
     ("-noasp", |s| s.options.aspiration = false, " (no aspiration)"),
-    ("-limits", |s| s.options.draw_limits = DrawLimits::MATCH, " (knowing the draw limits)"),
     ("-notss", |s| s.options.threat_space = false, " (no threat-space search)"),
     ("-nobook", |s| s.book = false, " (no book)"),
-    ("-parry", |s| s.options.parries = true, " (parries under fire)"),
     ("-nolmp", |s| s.options.late_move_pruning = false, " (no late-move pruning)"),
     ("-nohist", |s| s.options.history_gravity = false, " (no history gravity)"),
 ];
@@ -124,15 +117,12 @@ impl Contender {
     }
 }
 
-/// `master`, with any of the suffixes `-norep` (the search blind to repetitions), `-prog`
-/// (with the fading of quiet positions), `-nolmr` (without late-move reductions),
-/// `-onelmr` (late moves reduced by one ply, not graded), `-spare` (graded, but a move that
-/// touches a beam by one ply only), `-nonull` (without null
-/// moves), `-noasp` (without aspiration windows),
-/// `-limits` (knowing the match's draw limits), `-notss` (without the threat-space search),
-/// `-nobook` (without the opening book), `-parry` (parries under fire in the quiescence
-/// search), `-nolmp` (without late-move pruning), `-nohist` (without history gravity), `-cN`
-/// (a contempt of N centipawns), `-wNAME=VALUE`
+/// `master`, with any of the suffixes `-norep` (the search blind to repetitions), `-nolmr`
+/// (without late-move reductions), `-onelmr` (late moves reduced by one ply, not graded),
+/// `-nonull` (without null moves), `-noasp` (without aspiration windows), `-notss` (without
+/// the threat-space search), `-nobook` (without the opening book), `-nolmp` (without late-move
+/// pruning), `-nohist` (without history gravity), `-cN` (a contempt of N centipawns),
+/// `-wNAME=VALUE`
 /// (an evaluation weight, named as in `eval::Weights`, set; it may be negative, and the suffix
 /// may be given for several weights),
 /// `-xN` (N times the match's time a move), then `@N` (on N threads); or `engine:COMMAND`.
@@ -222,7 +212,7 @@ impl std::str::FromStr for Contender {
         }
         let level = name.parse().map_err(|e: khet_engine::ParseNameError| {
             format!(
-                "{e}; add -norep for a search blind to repetitions, -prog with progress, -nolmr without reductions, -onelmr with one-ply reductions, -spare with graded reductions sparing moves on a beam, -nonull without null moves, -noasp without aspiration windows, -limits knowing the draw limits, -notss without the threat-space search, -nobook without the opening book, -parry with parries under fire in the quiescence search, -nolmp without late-move pruning, -nohist without history gravity, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, -xN with N times the time a move, @N for N threads"
+                "{e}; add -norep for a search blind to repetitions, -nolmr without reductions, -onelmr with one-ply reductions, -nonull without null moves, -noasp without aspiration windows, -notss without the threat-space search, -nobook without the opening book, -nolmp without late-move pruning, -nohist without history gravity, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, -xN with N times the time a move, @N for N threads"
             )
         })?;
         Ok(Contender::Level { level, settings })
@@ -1277,8 +1267,10 @@ mod tests {
             Ok("Strong (no repetitions)".to_string())
         );
         assert_eq!(
-            "master-prog-norep@3".parse::<Contender>().map(|c| c.name()),
-            Ok("Master (no repetitions) (progress) on 3 threads".to_string())
+            "master-noasp-norep@3"
+                .parse::<Contender>()
+                .map(|c| c.name()),
+            Ok("Master (no repetitions) (no aspiration) on 3 threads".to_string())
         );
         assert_eq!(
             "master-c50-norep@2".parse::<Contender>().map(|c| c.name()),
@@ -1298,18 +1290,18 @@ mod tests {
         let mut searcher = Searcher::new(1024);
         settings.apply(&mut searcher);
         assert_eq!(searcher.options.contempt, 0);
-        let Ok(Contender::Level { settings, .. }) = "master-nonull-limits".parse() else {
+        let Ok(Contender::Level { settings, .. }) = "master-nonull-noasp".parse() else {
             panic!("a level");
         };
-        assert!(!settings.options.null_moves && settings.options.reductions);
-        assert_eq!(settings.options.draw_limits, DrawLimits::MATCH);
+        assert!(!settings.options.null_moves && !settings.options.aspiration);
+        assert!(settings.options.reductions);
         let mut searcher = Searcher::new(1024);
         settings.apply(&mut searcher);
         assert!(!searcher.options.null_moves);
-        assert_eq!(searcher.options.draw_limits, DrawLimits::MATCH);
         Settings::default().apply(&mut searcher);
         assert!(searcher.options.null_moves);
-        assert_eq!(searcher.options.draw_limits, DrawLimits::default());
+        assert_eq!(searcher.options, Options::default());
+        assert!("master-limits".parse::<Contender>().is_err(), "removed");
         assert!(searcher.book.is_some(), "Master plays from the book");
         let contender: Contender = "master-nobook".parse().unwrap();
         assert_eq!(contender.name(), "Master (no book)");
@@ -1326,7 +1318,6 @@ mod tests {
         assert!(Options::default().graded_reductions, "on by default");
         settings.apply(&mut searcher);
         assert!(!searcher.options.graded_reductions && searcher.options.reductions);
-        assert!(!searcher.options.graded_spares_beams);
         let contender: Contender = "master-nolmp".parse().unwrap();
         assert_eq!(contender.name(), "Master (no late-move pruning)");
         let Contender::Level { settings, .. } = contender else {
@@ -1345,21 +1336,6 @@ mod tests {
         let mut without = Searcher::default();
         settings.apply(&mut without);
         assert!(!without.options.history_gravity && without.options.late_move_pruning);
-        let contender: Contender = "master-spare".parse().unwrap();
-        assert_eq!(contender.name(), "Master (sparing beam moves)");
-        let Contender::Level { settings, .. } = contender else {
-            panic!("a level");
-        };
-        settings.apply(&mut searcher);
-        assert!(searcher.options.graded_reductions && searcher.options.graded_spares_beams);
-        assert!(!searcher.options.parries, "off by default");
-        let contender: Contender = "master-parry".parse().unwrap();
-        assert_eq!(contender.name(), "Master (parries under fire)");
-        let Contender::Level { settings, .. } = contender else {
-            panic!("a level");
-        };
-        settings.apply(&mut searcher);
-        assert!(searcher.options.parries);
         assert!(
             "master-nosuch"
                 .parse::<Contender>()

@@ -37,17 +37,6 @@ pub struct Weights {
     /// the enemy Pharaoh, and a capture before the no-capture draw. At 20 it converts more won
     /// positions, and its sequential test from the setups passed (see `docs/engine-ledger.md`).
     pub capture_reach: i32,
-    /// For a side ahead by [`REACH_LEAD`] or more: each side of the enemy Pharaoh past the
-    /// first that its beam reaches within one move more than its reach
-    /// ([`Reach::sides`](crate::laser::Reach::sides)). A Pharaoh open from two sides is a fork
-    /// one move cannot meet, so the side ahead is paid for building one. 0 (off) until its
-    /// sequential test from the setups passes (see `docs/engine-ledger.md`).
-    pub pharaoh_sides: i32,
-    /// For a side ahead by [`REACH_LEAD`] or more: each own mirror (Pyramid, Scarab, Djed) within
-    /// two kings' steps of the enemy Pharaoh, a siege from which threats come from more than one
-    /// side. 0 (off) until its sequential test from the setups passes (see
-    /// `docs/engine-ledger.md`); at 10, from the books of won positions it converted a few more.
-    pub siege: i32,
 }
 
 /// The material lead (centipawns) from which a side's [`Weights::reach`] counts: level
@@ -55,7 +44,7 @@ pub struct Weights {
 pub const REACH_LEAD: i32 = 150;
 
 /// How many weights (and features) the evaluation has.
-pub const FEATURES: usize = 12;
+pub const FEATURES: usize = 10;
 
 impl Weights {
     /// The weights times the features: the evaluation of a position with features `f`.
@@ -76,8 +65,6 @@ impl Weights {
             self.pharaoh_forward,
             self.reach,
             self.capture_reach,
-            self.pharaoh_sides,
-            self.siege,
         ]
     }
 
@@ -94,8 +81,6 @@ impl Weights {
             ("pharaoh_forward", &mut self.pharaoh_forward),
             ("reach", &mut self.reach),
             ("capture_reach", &mut self.capture_reach),
-            ("pharaoh_sides", &mut self.pharaoh_sides),
-            ("siege", &mut self.siege),
         ]
     }
 }
@@ -118,8 +103,6 @@ pub const WEIGHTS: Weights = Weights {
     pharaoh_forward: 20,
     reach: 20,
     capture_reach: 20,
-    pharaoh_sides: 0,
-    siege: 0,
 };
 
 /// The value of losing this piece (one obelisk of a stack).
@@ -187,9 +170,6 @@ const fn within(steps: i32) -> [u128; 80] {
 /// For each square, the bits of the squares next to it (the square itself included).
 static NEIGHBOURHOOD: [u128; 80] = within(1);
 
-/// For each square, the bits of the squares within two kings' steps of it.
-static NEAR2: [u128; 80] = within(2);
-
 /// The position's worth to the side to move, with the default weights.
 pub fn evaluate(p: &Position) -> i32 {
     evaluate_with(p, &WEIGHTS)
@@ -197,50 +177,29 @@ pub fn evaluate(p: &Position) -> i32 {
 
 /// The position's worth to the side to move: the weights times the features.
 pub fn evaluate_with(p: &Position, w: &Weights) -> i32 {
-    evaluate_and_fire(p, w).0
-}
-
-/// [`evaluate_with`], and whether the opponent's beam, as it stands, ends on the side to
-/// move's Pharaoh and not its own (the search must then parry): the evaluation traces that
-/// beam anyway.
-pub(crate) fn evaluate_and_fire(p: &Position, w: &Weights) -> (i32, bool) {
-    let (f, under_fire) = features_with(p, w.pharaoh_sides != 0);
-    (w.dot(f), under_fire)
+    w.dot(features(p))
 }
 
 /// What each weight multiplies, in [`Weights::fields_mut`]'s order, from the side to move's
 /// view: the evaluation is linear in its weights, which is what tuning from data needs.
 pub fn features(p: &Position) -> [i32; FEATURES] {
-    features_with(p, true).0
-}
-
-/// [`features`], the Pharaoh's sides left at 0 unless `sides` (the evaluation skips their
-/// work when their weight is 0: it would multiply them by nothing).
-fn features_with(p: &Position, sides: bool) -> ([i32; FEATURES], bool) {
     let us = p.side_to_move();
     // Per side: pyramids, anubis, obelisks, guards, forwardness, beam near the enemy Pharaoh,
-    // enemy pieces the beam hits, and (when well ahead) reach, capture reach, the enemy
-    // Pharaoh's sides reached and the own mirrors near it.
-    let mut side = [[0i32; 11]; 2];
+    // enemy pieces the beam hits, and (when well ahead) reach and capture reach.
+    let mut side = [[0i32; 9]; 2];
     let mut pharaoh = [None::<Square>; 2];
     let mut own = [0u128; 2];
-    let mut mirrors = [0u128; 2];
-    let mut under_fire = false;
     for (sq, piece) in p.pieces() {
         let c = piece.color().index();
         let bit = 1u128 << sq.index();
         own[c] |= bit;
         let height = piece.height() as i32;
         match piece.kind() {
-            Kind::Pyramid => {
-                side[c][0] += height;
-                mirrors[c] |= bit;
-            }
-            Kind::Scarab | Kind::Djed => mirrors[c] |= bit,
+            Kind::Pyramid => side[c][0] += height,
             Kind::Anubis => side[c][1] += height,
             Kind::Obelisk => side[c][2] += height,
             Kind::Pharaoh => pharaoh[c] = Some(sq),
-            Kind::Sphinx | Kind::Eye => {}
+            Kind::Scarab | Kind::Djed | Kind::Sphinx | Kind::Eye => {}
         }
     }
     for color in Color::ALL {
@@ -259,9 +218,6 @@ fn features_with(p: &Position, sides: bool) -> ([i32; FEATURES], bool) {
         // Beam pressure and threats, from each side's laser as it stands.
         let (lit, hits) = p.beam_summary(color);
         let enemy = color.other();
-        if enemy == us {
-            under_fire = hits.pharaoh_hit(us) && !hits.pharaoh_hit(color);
-        }
         if let Some(eph) = pharaoh[enemy.index()] {
             side[c][5] = (lit & NEIGHBOURHOOD[eph.index()]).count_ones() as i32;
         }
@@ -272,23 +228,18 @@ fn features_with(p: &Position, sides: bool) -> ([i32; FEATURES], bool) {
             + usize::from(hits.pharaoh_hit(enemy))) as i32;
     }
     let worth =
-        |s: &[i32; 11]| s[0] * WEIGHTS.pyramid + s[1] * WEIGHTS.anubis + s[2] * WEIGHTS.obelisk;
+        |s: &[i32; 9]| s[0] * WEIGHTS.pyramid + s[1] * WEIGHTS.anubis + s[2] * WEIGHTS.obelisk;
     let lead = worth(&side[0]) - worth(&side[1]);
     for color in Color::ALL {
         let ahead = if color == Color::Silver { lead } else { -lead };
-        if ahead >= REACH_LEAD
-            && let Some(eph) = pharaoh[color.other().index()]
-        {
-            side[color.index()][10] =
-                (mirrors[color.index()] & NEAR2[eph.index()]).count_ones() as i32;
-            let reach = p.reaches_with(color, sides);
+        if ahead >= REACH_LEAD && pharaoh[color.other().index()].is_some() {
+            let reach = p.reaches_with(color, false);
             side[color.index()][7] = (REACH_CAP - reach.pharaoh) as i32;
             side[color.index()][8] = (REACH_CAP - reach.capture) as i32;
-            side[color.index()][9] = i32::from(reach.sides.saturating_sub(1));
         }
     }
     let (a, b) = (side[us.index()], side[us.other().index()]);
-    let f = [
+    [
         a[0] - b[0],
         a[1] - b[1],
         a[2] - b[2],
@@ -302,10 +253,7 @@ fn features_with(p: &Position, sides: bool) -> ([i32; FEATURES], bool) {
         -(a[4] - b[4]),
         a[7] - b[7],
         a[8] - b[8],
-        a[9] - b[9],
-        a[10] - b[10],
-    ];
-    (f, under_fire)
+    ]
 }
 
 #[cfg(test)]
@@ -349,37 +297,13 @@ mod tests {
         // Level material: nobody counts them.
         let level = crate::setup::Setup::builtin("classic").unwrap().position;
         assert_eq!((features(&level)[reach], features(&level)[capture]), (0, 0));
-        // Each side of the Pharaoh past the first the beam reaches within one move more: none
-        // here, one in a fork (see the laser's tests), for the side ahead only.
-        let sides = at("pharaoh_sides");
-        assert_eq!(f[sides], 0);
-        let fork: Position = "x39/////2k1A24P3/2P17/4K4X1 0".parse().unwrap();
-        assert_eq!(fork.reaches(Color::Silver).sides, 2);
-        assert_eq!(features(&fork)[sides], 1);
-        assert_eq!(features(&fork.mirrored()), features(&fork));
-        let mut red_ahead = fork;
-        red_ahead.set_side_to_move(Color::Red);
-        assert_eq!(features(&red_ahead)[sides], -1);
-        // Own mirrors within two kings' steps of the enemy Pharaoh, for the side ahead only.
-        // Here Silver's Pyramid on c3, two files and two ranks from e5 (the Anubises on d3 and
-        // e3 are no mirrors, the Scarab on c2 is three ranks off); in the fork, Silver's
-        // Pyramid on c2 beside the Red Pharaoh on c3.
-        let siege = at("siege");
-        assert_eq!((f[siege], features(&fork)[siege]), (1, 1));
-        assert_eq!(features(&red_ahead)[siege], -1);
-        assert_eq!(features(&level)[siege], 0);
-        // The evaluation is the weights times the features, whether it weighs the sides (and
-        // so works them out) or not.
-        for weight in [0, 20] {
-            let mut w = WEIGHTS;
-            w.pharaoh_sides = weight;
-            for q in [fork, red_ahead, p] {
-                assert_eq!(
-                    evaluate_with(&q, &w),
-                    w.dot(features(&q)),
-                    "{q} at {weight}"
-                );
-            }
+        // The evaluation is the weights times the features.
+        for q in [p, level] {
+            assert_eq!(
+                evaluate_with(&q, &WEIGHTS),
+                WEIGHTS.dot(features(&q)),
+                "{q}"
+            );
         }
     }
 }

@@ -664,7 +664,7 @@ impl Position {
 
     /// [`Position::reaches`], counting the Pharaoh's sides only if `sides` (else
     /// [`Reach::sides`] is 0): they take the search a cost level past the Pharaoh, about a
-    /// tenth more work in a won ending, which an evaluation that does not weigh them saves.
+    /// tenth more work in a won ending, which the evaluation (it does not weigh them) saves.
     pub(crate) fn reaches_with(&self, color: Color, sides: bool) -> Reach {
         let Some(origin) = self.laser_origin(color) else {
             return Reach::NONE;

@@ -21,12 +21,9 @@
 //! unfinished iteration proved (a root move searched in full that beat the previous best), so the
 //! whole budget counts; a soft limit ([`Limits::soft`]) only stops new iterations from starting.
 //!
-//! Progress ([`Options::progress`], off by default): an evaluation fades with the plies since
-//! the last capture, to half after [`PROGRESS_PLIES`] and no less than a quarter, meant to make a
-//! side that is ahead go for the material now rather than keep its lead until a move or
-//! no-capture limit draws the game. Against the search without it (100 ms a move) a sequential
-//! test accepted H0 after 192 games, −13 ± 33 Elo, and it drew as many games while ahead (36
-//! against 37): it is not used.
+//! Progress (an evaluation fading with the plies since the last capture, to make a side that
+//! is ahead take material sooner) was tried and lost: H0 after 192 games, Elo −13 ± 33. Its code
+//! was removed; it is in commit a92ac76.
 //!
 //! Null moves ([`Options::null_moves`]): away from the root, where the side to move already
 //! stands at or above beta, it passes (no move, no shot) and the opponent's reply is searched
@@ -45,11 +42,9 @@
 //! suggests (a quiet Khet move can set up a shot that a search several plies shallower
 //! misses), but against the one-ply search a sequential test (100 ms a move, 0 against 20
 //! Elo, three runs pooled) accepted H1 after 660 pairs of games: Elo +17 ± 13.
-//! [`Options::graded_spares_beams`] (off by default) keeps the one-ply reduction for the
-//! moves most likely to set one up: those that touch a square either side's beam lights
-//! (turning or moving a piece on it, or stepping into it), which block, open or turn a shot.
-//! It searches between the two (to depth 9 from Classic: 2.49 M nodes one-ply, 1.06 M graded,
-//! 1.53 M so), and the same test was undecided nearer to no gain: Elo +5 (−13 to +24) after 707.
+//! Sparing the moves that touch a beam (a one-ply reduction for them under graded reductions)
+//! was tried: undecided near no gain after 707 games, Elo +5 (−13 to +24). Its code was
+//! removed; it is in commit a92ac76.
 //!
 //! Late-move pruning ([`Options::late_move_pruning`], on by default): at a node off the
 //! principal line (a null window) within [`LMP_DEPTH`] plies of the horizon, once
@@ -101,15 +96,11 @@
 //!
 //! Draw limits ([`Options::draw_limits`], none by default): the rule books have no move limit
 //! and no no-capture rule, but matches (and Khet2-AI) draw a game at a move limit or after a
-//! run of plies without a capture. A search told of them scores a line that reaches one as a
-//! draw, meant to make a side that is ahead take its material before the limit. Against the
-//! search without them (100 ms a move) a sequential test accepted H0 after 146 games, −19 ± 37
-//! Elo: it drew no game by the no-capture rule while ahead, but more at the move limit. Again
-//! with the search of 2026-11-27, against the previous Master at 200 ms a move: 9 draws in 47
-//! games, 8 at the move limit; blind to them, 11 in 72 (6 there) and 6 in 72 (none there). The
-//! side ahead restarts the count (by a capture, or by giving up a piece of its own) and then
-//! meets the move limit: the draws move, they do not become fewer. Matches leave them off
-//! (`-limits` turns them on).
+//! run of plies without a capture. A search told of them (the protocol's `DrawLimits`, the
+//! self-play of `match`'s tuning) scores a line that reaches one as a draw. As a way for a side
+//! ahead to take its material before the limit it did not pay (H0 after 146 games, Elo
+//! −19 ± 37: the draws moved to the move limit), so matches leave them off; the `-limits`
+//! match suffix was removed (it is in commit a92ac76).
 //!
 //! Threat space ([`Options::threat_space`]): a timed search by a side a Pyramid or more ahead
 //! in material first gives up to a third of its time (at most a second) to a threat-space
@@ -127,19 +118,10 @@
 //! helper threads; and its win is left to the full search when the chain's first move leads to
 //! an arrangement the game has had, since the solver knows no history.
 //!
-//! Parries ([`Options::parries`], off by default): where the quiescence search finds the
-//! opponent's beam, as the board stands, ending on the side to move's Pharaoh (the opponent's
-//! next move lights it unless it is answered), standing pat calls a lost position quiet. With
-//! them, that side's parries are searched instead: the moves after which the beam no longer
-//! ends there (only a move that touches a square it lights, or whose own shot takes a piece on
-//! one, can turn it), with their captures after them; with none, the position is lost, so a
-//! fork made at the last ply of the full search is seen a ply sooner (six of the shipped
-//! puzzles in two to four moves). The evaluation traces that beam anyway and reports the fire
-//! with its score. It did not pay: the side ahead converted as many won positions (61 of the
-//! books' 111 with it, 58 without), and from the setups its sequential test leant towards a
-//! loss (Elo −17, −52 to +18, after 220 games), where a tactical middle game's parries cost
-//! up to 42% more instructions at a fixed depth; only asking whether a parry exists, without
-//! searching them, accepted H0 (Elo −37 after 158 games). See `docs/engine-ledger.md`.
+//! Parries (where the opponent's beam ends on the side to move's Pharaoh, the quiescence search
+//! searching that side's parries instead of standing pat) were tried: from the setups the
+//! sequential test leant towards a loss, Elo −17 (−52 to +18) after 220 games. Their code was
+//! removed; it is in commit a92ac76 (see `docs/engine-ledger.md`).
 //!
 //! Book ([`Searcher::book`], none by default): a timed search (not one to a depth, a node
 //! count or a forced hit) of a position the book has plays the book's move at once, as found
@@ -153,21 +135,18 @@
 //! alone, the reported nodes everyone's. One thread is the plain search, exactly.
 
 use crate::book::Book;
-use crate::eval::{WIN, Weights, evaluate_and_fire};
+use crate::eval::{WIN, Weights, evaluate_with};
 use crate::game::Game;
 use crate::laser::Hits;
 use crate::moves::Move;
 use crate::piece::Color;
-use crate::position::{Position, sphinx_square, touches};
+use crate::position::{Position, touches};
 use crate::tt::{EXACT, Entry, LOWER, SLOT_BYTES, Table, UPPER};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 const MAX_PLY: usize = 64;
-/// Quiet plies (no piece removed) after which an evaluation counts half: Khet2-AI draws a game
-/// after 100 of them.
-pub const PROGRESS_PLIES: u32 = 100;
 /// Moves searched in full before the late ones may be reduced.
 const LATE_MOVES: usize = 3;
 /// What a killer adds to a move's rank: above any quiet move's history (capped at 4,000), so a
@@ -387,10 +366,6 @@ pub struct Options {
     /// Whether those reductions grow with the node's depth and the move's place in the order
     /// ([`graded_reduction`]) instead of being one ply (see the module docs; on by default).
     pub graded_reductions: bool,
-    /// With graded reductions, whether a move that touches either side's beam (it turns,
-    /// blocks or opens a shot without taking anything yet) is still reduced by one ply only:
-    /// the quiet moves that set up a capture (see the module docs; off by default).
-    pub graded_spares_beams: bool,
     /// Whether a node off the principal line within [`LMP_DEPTH`] plies of the horizon skips
     /// its late quiet moves (late-move pruning, see the module docs; on by default).
     pub late_move_pruning: bool,
@@ -410,13 +385,6 @@ pub struct Options {
     /// Whether a timed search by a side a Pyramid ahead first looks for a chain of threats
     /// that wins (see the module docs).
     pub threat_space: bool,
-    /// Whether an evaluation fades with the plies since the last capture (see the module docs;
-    /// off by default).
-    pub progress: bool,
-    /// Whether the quiescence search, where the opponent's beam lights the side to move's
-    /// Pharaoh, searches that side's parries instead of standing pat (see the module docs;
-    /// off by default).
-    pub parries: bool,
     /// The evaluation's weights (changed only when tuning).
     pub weights: Weights,
 }
@@ -430,7 +398,6 @@ impl Default for Options {
             reductions: true,
             // On: their sequential test passed (see the module docs).
             graded_reductions: true,
-            graded_spares_beams: false,
             // On: its sequential test passed (see the module docs).
             late_move_pruning: true,
             // On: its sequential test passed (see the module docs).
@@ -440,10 +407,6 @@ impl Default for Options {
             contempt: DEFAULT_CONTEMPT,
             draw_limits: DrawLimits::default(),
             threat_space: true,
-            // Off: a sequential test found no gain (see the module docs).
-            progress: false,
-            // Off: its sequential test leant towards a loss (see the module docs).
-            parries: false,
             weights: Weights::default(),
         }
     }
@@ -526,9 +489,6 @@ struct Child {
     terminal: i32,
     /// Whether its shot removed a piece.
     captured: bool,
-    /// Whether it touches a square either side's beam lit before it (asked only for
-    /// [`Options::graded_spares_beams`]).
-    on_beam: bool,
     /// How it was ranked (the hash move, a killer, captures, history).
     rank: i32,
 }
@@ -538,9 +498,8 @@ struct Child {
 /// traces and, for a side well ahead, the reach. Exact keys, so a search visits the same tree
 /// with it as without it.
 struct EvalCache {
-    /// Key, evaluation, and whether the side to move is under fire (see
-    /// [`Options::parries`]).
-    slots: Vec<(u64, i32, bool)>,
+    /// Key and evaluation.
+    slots: Vec<(u64, i32)>,
     /// The weights its evaluations were made with.
     weights: Weights,
 }
@@ -557,13 +516,13 @@ impl EvalCache {
     fn new(weights: Weights, slots: usize) -> EvalCache {
         EvalCache {
             // A key no position has in practice, as the transposition table assumes too.
-            slots: vec![(u64::MAX, 0, false); slots],
+            slots: vec![(u64::MAX, 0); slots],
             weights,
         }
     }
 
-    /// The evaluation of `p` and whether its side to move is under fire.
-    fn evaluate(&mut self, p: &Position, weights: &Weights) -> (i32, bool) {
+    /// The evaluation of `p`.
+    fn evaluate(&mut self, p: &Position, weights: &Weights) -> i32 {
         if self.weights != *weights {
             *self = EvalCache::new(*weights, self.slots.len());
         }
@@ -571,10 +530,9 @@ impl EvalCache {
         let mask = self.slots.len() - 1;
         let slot = &mut self.slots[key as usize & mask];
         if slot.0 != key {
-            let (eval, fire) = evaluate_and_fire(p, weights);
-            *slot = (key, eval, fire);
+            *slot = (key, evaluate_with(p, weights));
         }
-        (slot.1, slot.2)
+        slot.1
     }
 }
 
@@ -662,16 +620,9 @@ impl Searcher {
         self.history.iter_mut().for_each(|h| *h = 0);
     }
 
-    /// The evaluation of `p` for its side to move (from the cache when it was made before),
-    /// faded at `ply` when progress is on.
-    fn evaluate(&mut self, p: &Position, ply: usize) -> i32 {
-        self.evaluate_fired(p, ply).0
-    }
-
-    /// [`Searcher::evaluate`], and whether the side to move is under fire.
-    fn evaluate_fired(&mut self, p: &Position, ply: usize) -> (i32, bool) {
-        let (eval, fire) = self.evals.evaluate(p, &self.options.weights);
-        (self.fade(eval, ply), fire)
+    /// The evaluation of `p` for its side to move (from the cache when it was made before).
+    fn evaluate(&mut self, p: &Position) -> i32 {
+        self.evals.evaluate(p, &self.options.weights)
     }
 
     fn out_of_time(&mut self) -> bool {
@@ -1092,19 +1043,6 @@ impl Searcher {
         self.game_history.iter().filter(|&&h| h == hash).count() >= 2
     }
 
-    /// An evaluation at `ply`, faded by the plies since the last capture: whole after a capture,
-    /// half after [`PROGRESS_PLIES`] quiet plies, and no less than a quarter. A side ahead then
-    /// prefers the line that wins material sooner to one that keeps its lead for ever, and a
-    /// game that has stood still for long is valued nearer a draw, as the draw rules make it.
-    fn fade(&self, eval: i32, ply: usize) -> i32 {
-        if !self.options.progress {
-            return eval;
-        }
-        let n = self.quiet[ply].min(PROGRESS_PLIES * 3 / 2) as i32;
-        let full = 2 * PROGRESS_PLIES as i32;
-        eval * (full - n) / full
-    }
-
     /// A draw's score for `side`: less the contempt for the side the search plays.
     fn draw_score(&self, side: Color) -> i32 {
         if side == self.root_side {
@@ -1136,7 +1074,7 @@ impl Searcher {
             return if self.options.quiescence {
                 self.quiesce(p, alpha, beta, ply, 2)
             } else {
-                self.evaluate(p, ply)
+                self.evaluate(p)
             };
         }
         let key = p.key();
@@ -1172,7 +1110,6 @@ impl Searcher {
     fn make_moves(
         &self,
         p: &Position,
-        depth: i32,
         ply: usize,
         hash_move: Option<Move>,
         node: &mut Node,
@@ -1182,22 +1119,12 @@ impl Searcher {
         node.children.clear();
         node.order.clear();
         let beam = p.beam_before_move();
-        // The squares whose moves are spared the graded reductions: both beams (the
-        // opponent's traced only where a reduction may follow).
-        let spared =
-            if self.options.graded_reductions && self.options.graded_spares_beams && depth >= 3 {
-                let theirs = p.beam_summary(!side).0 | 1u128 << sphinx_square(!side).index();
-                beam.0 | theirs
-            } else {
-                0
-            };
         p.for_each_move(|mv| {
             node.children.push(Child {
                 mv,
                 position: *p,
                 terminal: i32::MIN,
                 captured: true,
-                on_beam: touches(mv, spared),
                 rank: 0,
             });
             let Some(child) = node.children.last_mut() else {
@@ -1290,7 +1217,7 @@ impl Searcher {
                 }
             }
         }
-        if let Some((mv, s)) = self.make_moves(p, depth, ply, hash_move, node) {
+        if let Some((mv, s)) = self.make_moves(p, ply, hash_move, node) {
             self.store(slot, key, Some(mv), s, depth, EXACT);
             if ply == 0 {
                 self.root_best = Some((mv, s));
@@ -1314,7 +1241,6 @@ impl Searcher {
                 position: ref child,
                 terminal,
                 captured,
-                on_beam,
                 rank,
             } = node.children[0xFFFF - (ranked & 0xFFFF) as usize];
             if first_searched && Some(mv) == first {
@@ -1348,9 +1274,7 @@ impl Searcher {
                     && !captured
                     && rank < KILLER_RANK;
                 let mut s = if late {
-                    let r = if self.options.graded_reductions
-                        && !(self.options.graded_spares_beams && on_beam)
-                    {
+                    let r = if self.options.graded_reductions {
                         // One less where the window is open (a node on the principal line).
                         let pv = i32::from(beta - alpha > 1);
                         (graded_reduction(depth, i) - pv).max(1)
@@ -1434,7 +1358,7 @@ impl Searcher {
             || depth < 3
             || self.passed[ply]
             || beta.abs() >= WIN - MAX_PLY as i32
-            || self.evaluate(p, ply) < beta
+            || self.evaluate(p) < beta
         {
             return None;
         }
@@ -1471,11 +1395,7 @@ impl Searcher {
 
     /// Only shots that hit something (and Pharaoh kills) are searched past the horizon.
     fn quiesce(&mut self, p: &Position, mut alpha: i32, beta: i32, ply: usize, qdepth: u32) -> i32 {
-        let (stand, fire) = self.evaluate_fired(p, ply);
-        if fire && self.options.parries && ply < MAX_PLY - 1 {
-            let their_lit = p.beam_summary(!p.side_to_move()).0;
-            return self.parry(p, alpha, beta, ply, (qdepth, stand), their_lit);
-        }
+        let stand = self.evaluate(p);
         if stand >= beta || qdepth == 0 || ply >= MAX_PLY - 1 {
             return stand.max(alpha.min(stand));
         }
@@ -1513,67 +1433,6 @@ impl Searcher {
         }
         alpha
     }
-
-    /// The quiescence search of a side whose Pharaoh the opponent's beam lights (see
-    /// [`Options::parries`]): standing pat would lose, so only its parries count, each a move
-    /// after which that beam no longer ends on it (`their_lit` the squares it lights now: a
-    /// move can turn it only by touching one of them, or by its own shot taking a piece on
-    /// one). With none, the opponent's next shot wins. With quiescence plies left, each parry
-    /// is searched on (its captures); with none left, the position is worth its evaluation if
-    /// one parry exists (`stand`).
-    fn parry(
-        &mut self,
-        p: &Position,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        (qdepth, stand): (u32, i32),
-        their_lit: u128,
-    ) -> i32 {
-        let side = p.side_to_move();
-        let beam = p.beam_before_move();
-        let mut parries: Vec<(Position, bool)> = Vec::new();
-        let mut win = None;
-        p.for_each_move(|mv| {
-            if win.is_some() {
-                return;
-            }
-            let Some((child, hits)) = child_unless_over(p, mv, beam, ply, &mut win) else {
-                return;
-            };
-            // Out of quiescence plies, one parry is enough to know.
-            if qdepth == 0 && !parries.is_empty() {
-                return;
-            }
-            if !touches(mv, their_lit) && hits.squares & their_lit == 0 {
-                return;
-            }
-            if !under_fire(side, child.beam_summary(!side).1) {
-                parries.push((child, hits.count() > 0));
-            }
-        });
-        if let Some(s) = win {
-            return s;
-        }
-        if parries.is_empty() {
-            return -(WIN - (ply as i32 + 2));
-        }
-        if qdepth == 0 {
-            return stand;
-        }
-        let mut best = -INF;
-        for (child, captured) in parries {
-            self.nodes += 1;
-            self.quiet[ply + 1] = if captured { 0 } else { self.quiet[ply] + 1 };
-            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, qdepth - 1);
-            if score >= beta {
-                return score;
-            }
-            best = best.max(score);
-            alpha = alpha.max(score);
-        }
-        best
-    }
 }
 
 /// `p` after `mv` (the quiescence search's way: `beam` is the mover's beam before it) and what
@@ -1599,13 +1458,6 @@ fn child_unless_over(
     }
 }
 
-/// Whether `side`'s Pharaoh stands where the opponent's shot `theirs` (fired as the board
-/// stands) ends, and the opponent's own does not: the opponent's next move lights it unless
-/// `side` parries now.
-fn under_fire(side: Color, theirs: Hits) -> bool {
-    theirs.pharaoh_hit(side) && !theirs.pharaoh_hit(!side)
-}
-
 /// The score of a shot that ends the game, from the mover's side, `ply` plies from the root.
 fn terminal_score(mover: Color, hits: crate::laser::Hits, ply: usize) -> Option<i32> {
     if !hits.is_game_over() {
@@ -1623,7 +1475,6 @@ fn terminal_score(mover: Color, hits: crate::laser::Hits, ply: usize) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::evaluate_with;
 
     /// History under gravity stays within its bounds whatever the bonuses, a steady bonus
     /// settles at the cap, and one malus weighs more on a move at the cap than on one never
@@ -1649,29 +1500,6 @@ mod tests {
     }
 
     #[test]
-    fn an_evaluation_fades_with_quiet_plies() {
-        let mut s = Searcher::new(1024);
-        assert!(!s.options.progress, "off until a test finds it gains");
-        s.options.progress = true;
-        let at = |s: &mut Searcher, n: u32| {
-            s.quiet[3] = n;
-            s.fade(400, 3)
-        };
-        assert_eq!(at(&mut s, 0), 400);
-        assert_eq!(at(&mut s, PROGRESS_PLIES), 200);
-        assert_eq!(at(&mut s, 10 * PROGRESS_PLIES), 100);
-        assert!(at(&mut s, 20) > at(&mut s, 21));
-        s.quiet[3] = PROGRESS_PLIES;
-        assert_eq!(
-            s.fade(-400, 3),
-            -200,
-            "behind, the score rises towards a draw"
-        );
-        s.options.progress = false;
-        assert_eq!(at(&mut s, PROGRESS_PLIES), 400);
-    }
-
-    #[test]
     fn the_evaluation_cache_gives_what_the_evaluation_gives() {
         // Positions of seeded random games, each asked twice (the second from the cache), and
         // again under other weights: a cache that kept the old ones would answer wrongly.
@@ -1687,10 +1515,8 @@ mod tests {
             let mut p = crate::setup::Setup::builtin(setup).unwrap().position;
             for _ in 0..150 {
                 for w in [Weights::default(), other] {
-                    let side = p.side_to_move();
-                    let fire = under_fire(side, p.beam_summary(!side).1);
                     for _ in 0..2 {
-                        assert_eq!(cache.evaluate(&p, &w), (evaluate_with(&p, &w), fire), "{p}");
+                        assert_eq!(cache.evaluate(&p, &w), evaluate_with(&p, &w), "{p}");
                     }
                 }
                 seen += 1;
@@ -1708,84 +1534,7 @@ mod tests {
         b.set_side_to_move(Color::Red);
         let w = Weights::default();
         let slot = |p: &Position| p.key() as usize & 1023;
-        cache.slots[slot(&b)] = (a.key(), 12_345, true);
-        assert_eq!(cache.evaluate(&b, &w), (evaluate_with(&b, &w), false));
-    }
-
-    /// Red to move, its Pharaoh on e5 in Silver's beam (up the j-file, west along rank 5), the
-    /// squares round it held by Silver Anubis, or d6 left open with `open` (f6 would not do:
-    /// the Silver Pyramid's step to j6 would light it there).
-    fn under_fire_position(open: bool) -> Position {
-        let rank6 = if open { "4A1A14" } else { "3A1A1A14" };
-        format!("x39//{rank6}/4k4P3/3A1A1A14///4K4X1 1")
-            .parse()
-            .unwrap()
-    }
-
-    #[test]
-    fn a_pharaoh_under_fire_with_no_parry_is_lost_at_the_horizon() {
-        let p = under_fire_position(false);
-        let mut s = Searcher::new(1024);
-        assert!(!s.options.parries, "off by default");
-        s.options.parries = true;
-        assert_eq!(s.quiesce(&p, -INF, INF, 0, 2), -(WIN - 2));
-        assert_eq!(s.quiesce(&p, -INF, INF, 0, 0), -(WIN - 2));
-        // Standing pat, the search before saw no danger.
-        s.options.parries = false;
-        assert!(s.quiesce(&p, -INF, INF, 0, 2) > -WIN / 2);
-        // With a way out, the parry is found and the position is not lost.
-        s.options.parries = true;
-        let open = under_fire_position(true);
-        let score = s.quiesce(&open, -INF, INF, 0, 2);
-        assert!(score > -WIN / 2, "{score}");
-    }
-
-    #[test]
-    fn the_parries_found_are_the_moves_that_leave_the_beam_off_the_pharaoh() {
-        // Whether the quiescence search finds no parry (a loss) must match trying every move
-        // and firing the opponent's laser after it: in the two positions above, and wherever
-        // the side to move is under fire in seeded random games.
-        let check = |p: &Position| {
-            let side = p.side_to_move();
-            let lost_by_brute_force = p.legal_moves().into_iter().all(|mv| {
-                let mut child = *p;
-                let hits = child.play_unchecked(mv);
-                !hits.pharaoh_hit(!side)
-                    && (hits.pharaoh_hit(side) || under_fire(side, child.beam_summary(!side).1))
-            });
-            let mut s = Searcher::new(1024);
-            s.options.parries = true;
-            let lost = s.quiesce(p, -INF, INF, 4, 0) == -(WIN - 6);
-            assert_eq!(lost, lost_by_brute_force, "{p}");
-            lost
-        };
-        assert!(check(&under_fire_position(false)));
-        assert!(!check(&under_fire_position(true)));
-        let mut rng = crate::rng::Rng::new(5);
-        let mut seen = 0;
-        for setup in [
-            "classic",
-            "imhotep",
-            "dynasty",
-            "khet1/classic",
-            "khet2/imhotep-eyes",
-        ] {
-            for _ in 0..200 {
-                let mut p = crate::setup::Setup::builtin(setup).unwrap().position;
-                for _ in 0..120 {
-                    let side = p.side_to_move();
-                    if under_fire(side, p.beam_summary(!side).1) {
-                        check(&p);
-                        seen += 1;
-                    }
-                    let moves = p.legal_moves();
-                    let Some(mv) = rng.pick(&moves) else { break };
-                    if p.play_unchecked(mv).is_game_over() {
-                        break;
-                    }
-                }
-            }
-        }
-        assert!(seen > 50, "{seen}");
+        cache.slots[slot(&b)] = (a.key(), 12_345);
+        assert_eq!(cache.evaluate(&b, &w), evaluate_with(&b, &w));
     }
 }

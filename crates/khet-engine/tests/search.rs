@@ -457,7 +457,6 @@ fn self_play(
     // (and so the blind search from repeating here): these games are about repetitions alone.
     s.options.weights.reach = 0;
     s.options.weights.capture_reach = 0;
-    s.options.weights.pharaoh_sides = 0;
     while !game.is_over() && !game.can_claim_draw() && game.turns().len() < plies {
         let Some(mv) = s.search_game(&game, depth(depth_plies), |_| {}).best else {
             break;
@@ -612,22 +611,19 @@ fn null_moves_keep_every_forced_win() {
 /// Graded reductions search late quiet moves several plies shallower, but a move that beats
 /// alpha there is searched again in full: the forced wins of the shipped puzzles in one to
 /// three moves are all found with the same first move and length as without them, at most two
-/// plies later (with null moves, as played), and so with moves on a beam spared.
+/// plies later (with null moves, as played).
 #[test]
 fn graded_reductions_keep_every_forced_win() {
     let mut compared = 0;
     for (puzzle, p, plies) in short_puzzles(3) {
-        let search = |graded: bool, spare: bool| {
+        let search = |graded: bool| {
             let mut s = Searcher::new(1 << 16);
             s.options.graded_reductions = graded;
-            s.options.graded_spares_beams = spare;
             s.search(&p, depth(plies + 2), |_| {})
         };
-        let without = search(false, false);
-        for with in [search(true, false), search(true, true)] {
-            assert_same_answer(&with, &without, &puzzle.name);
-            assert_plays_first_move(&with, &puzzle);
-        }
+        let (without, with) = (search(false), search(true));
+        assert_same_answer(&with, &without, &puzzle.name);
+        assert_plays_first_move(&with, &puzzle);
         compared += 1;
     }
     assert!(compared >= 24, "{compared}");
@@ -690,26 +686,6 @@ fn history_gravity_keeps_every_forced_win() {
     let (without, with) =
         keeps_every_forced_win(|s, on| s.options.history_gravity = on, false, "classic");
     assert_ne!(with, without);
-}
-
-/// Sparing the moves on a beam changes only graded reductions: without them the tree is the
-/// one-ply search's, node for node; with them it is neither that tree nor the graded one.
-#[test]
-fn sparing_beam_moves_changes_only_graded_reductions() {
-    let p = Setup::builtin("classic").unwrap().position;
-    let nodes = |graded: bool, spare: bool| {
-        let mut s = Searcher::new(1 << 16);
-        s.options.graded_reductions = graded;
-        s.options.graded_spares_beams = spare;
-        s.search(&p, depth(7), |_| {}).nodes
-    };
-    let plain = nodes(false, false);
-    assert_eq!(nodes(false, true), plain);
-    let (graded, spared) = (nodes(true, false), nodes(true, true));
-    assert!(
-        spared != graded && spared != plain,
-        "{plain} {graded} {spared}"
-    );
 }
 
 /// The graded reduction grows with the depth and the move's place, and is never less than the
