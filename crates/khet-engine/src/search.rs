@@ -208,6 +208,10 @@ const THREAT_SPACE_MAX: Duration = Duration::from_secs(1);
 const THREAT_SPACE_LEAD: i32 = 100;
 /// The longest chain of threats it looks for, in the mover's moves.
 const THREAT_SPACE_MOVES: u32 = 8;
+/// Plies of captures the quiescence search looks past the horizon: a capture and the reply's
+/// recapture, no more. Khet has no checks to follow and few long capture chains, and each ply
+/// makes and fires every move of the side to move; the cap bounds that work.
+const QUIESCENCE_PLIES: u32 = 2;
 /// The most threads a search runs.
 pub const MAX_THREADS: usize = 256;
 const INF: i32 = WIN + 1000;
@@ -417,6 +421,10 @@ pub struct Searcher {
     /// Shared with the helper threads of a parallel search.
     tt: Arc<Table>,
     killers: [[Option<Move>; 2]; MAX_PLY],
+    /// Each quiet move's history, kept from move to move of a game (until [`Searcher::clear`])
+    /// with no decay between searches: with [`Options::history_gravity`] (the default) it needs
+    /// none, since every bonus is pulled towards ±[`HISTORY_MAX`], so it stays bounded and
+    /// recent cut-offs outweigh old ones. Without it (`-nohist`, the search before) it only grows.
     history: Vec<i32>,
     stop: Arc<AtomicBool>,
     nodes: u64,
@@ -1072,7 +1080,7 @@ impl Searcher {
         self.path[ply] = hash;
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return if self.options.quiescence {
-                self.quiesce(p, alpha, beta, ply, 2)
+                self.quiesce(p, alpha, beta, ply, QUIESCENCE_PLIES)
             } else {
                 self.evaluate(p)
             };
@@ -1081,6 +1089,7 @@ impl Searcher {
         let slot = self.tt.slot(key);
         let entry = self.tt.read(slot);
         let hash_move = if entry.key == key { entry.mv } else { None };
+        // Entries of earlier searches (earlier moves) order the moves but never cut: see `age`.
         let current = entry.age == self.age || !self.options.repetitions;
         if entry.key == key && current && entry.depth as i32 >= depth && ply > 0 {
             let s = entry.score;
@@ -1375,6 +1384,12 @@ impl Searcher {
         (!self.aborted && score >= beta).then_some(beta)
     }
 
+    /// Stores a node's result. A forced Pharaoh hit's score is stored as the search found it,
+    /// `WIN - plies` counted from the root, not from this node: read at another ply (a
+    /// transposition reached by a longer or shorter line) its length is off by the difference,
+    /// though never its sign, and so a hit in N can be reported and chosen as one in N ± a few.
+    /// Entries of an earlier search, which counted from another root, never cut with repetitions
+    /// on (see `age`), so only this search's transpositions mix the counts.
     fn store(&self, slot: usize, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: u8) {
         let age = self.age;
         let e = self.tt.read(slot);
@@ -1393,11 +1408,13 @@ impl Searcher {
         }
     }
 
-    /// Only shots that hit something (and Pharaoh kills) are searched past the horizon.
+    /// Only shots that hit something (and Pharaoh kills) are searched past the horizon, for
+    /// `qdepth` more plies ([`QUIESCENCE_PLIES`] from the horizon). Fail-soft: standing pat
+    /// returns the evaluation itself, even below alpha.
     fn quiesce(&mut self, p: &Position, mut alpha: i32, beta: i32, ply: usize, qdepth: u32) -> i32 {
         let stand = self.evaluate(p);
         if stand >= beta || qdepth == 0 || ply >= MAX_PLY - 1 {
-            return stand.max(alpha.min(stand));
+            return stand;
         }
         alpha = alpha.max(stand);
         let side = p.side_to_move();
