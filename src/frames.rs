@@ -70,7 +70,7 @@ pub fn add_waking_message<M: Message>(app: &mut App) -> &mut App {
 /// One more frame after any frame that wrote an `M`: whoever reads it next frame (a system of an
 /// earlier set, or the panels' messages, written after the game's systems ran) gets that
 /// frame. Each feature registers its own messages.
-pub fn wake_on<M: Message>(app: &mut App) {
+fn wake_on<M: Message>(app: &mut App) {
     app.add_systems(Last, keep_awake_on::<M>);
 }
 

@@ -76,8 +76,8 @@ pub fn budget(level: Level) -> Duration {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Hint>()
-        .add_message::<HintRequested>()
+    crate::frames::add_waking_message::<HintRequested>(app)
+        .init_resource::<Hint>()
         .add_systems(
             Update,
             (
@@ -94,7 +94,6 @@ pub(super) fn plugin(app: &mut App) {
                 .in_set(crate::GameSet::Logic)
                 .after(crate::table::Flow),
         );
-    crate::frames::wake_on::<HintRequested>(app);
 }
 
 /// A new game, a take-back or the end of the game makes a running search pointless.

@@ -11,7 +11,7 @@ use common::{Backend, Client, Db, Server, pair, pharaoh_line};
 use khet_protocol::{ClockSpec, NewGame, SeatChoice};
 use serde_json::Value;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 fn shots_dir() -> PathBuf {
     let dir = std::env::var_os("KHET_WATCH_SHOTS")
