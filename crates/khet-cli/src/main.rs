@@ -101,11 +101,11 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = threads)]
         threads: usize,
         /// Reduce late quiet moves by one ply, not more the deeper and later they are (the
-        /// search before graded reductions passed their sequential test)
+        /// search as it was before graded reductions)
         #[arg(long)]
         one_ply_reductions: bool,
-        /// Search every late quiet move near the horizon (the search before late-move pruning
-        /// passed its sequential test)
+        /// Search every late quiet move near the horizon (the search as it was before late-move
+        /// pruning)
         #[arg(long)]
         no_late_move_pruning: bool,
         #[command(flatten)]

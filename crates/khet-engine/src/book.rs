@@ -4,10 +4,11 @@
 //! Why: at a fifth of a second a move, the search reaches five or six plies in the opening, and
 //! some traps need eight. In the Imhotep setup, Red's seventh move g3g4 (chosen at 200 ms by the
 //! search, its depth-6 iteration unfinished) loses three Pyramids by ply 27 to a plan that a search
-//! of 3 s sees; against Khet2-AI, Master as Red there had lost two or three Pyramids by ply 27 in
-//! 10 of 24 games, and 5 of them were drawn. A book holds what the long search found, for positions
-//! the engine has met: it learns its openings from its games (`khet-engine openings --records DIR`
-//! searches the first plies of kept games and writes the book; see `docs/engine.md`).
+//! of 3 s sees; against Khet2-AI, Master as Red there often lost two or three Pyramids by ply 27
+//! (the games: `docs/engine-ledger.md`, *Opening book*). A book holds what the long search found,
+//! for positions the engine has met: it learns its openings from its games (`khet-engine openings
+//! --records DIR` searches the first plies of kept games and writes the book; see
+//! `docs/engine.md`).
 //!
 //! The book is text, one position a line: `POSITION | MOVE | DEPTH | SCORE` (the position
 //! string, the move in the protocol's notation, the depth the search completed and its score

@@ -34,8 +34,8 @@ pub struct Weights {
     pub reach: i32,
     /// For a side ahead by [`REACH_LEAD`] or more: each move fewer its beam needs to its
     /// nearest capture ([`Reach::capture`](crate::laser::Reach::capture)): taking what guards
-    /// the enemy Pharaoh, and a capture before the no-capture draw. At 20 it converts more won
-    /// positions, and its sequential test from the setups passed (see `docs/engine-ledger.md`).
+    /// the enemy Pharaoh, and a capture before the no-capture draw. Its tests at 20, from won
+    /// positions and from the setups: `docs/engine-ledger.md`, *Converting won positions*.
     pub capture_reach: i32,
 }
 

@@ -22,8 +22,8 @@
 //! whole budget counts; a soft limit ([`Limits::soft`]) only stops new iterations from starting.
 //!
 //! Progress (an evaluation fading with the plies since the last capture, to make a side that
-//! is ahead take material sooner) was tried and lost: H0 after 192 games, Elo −13 ± 33. Its code
-//! was removed; it is in commit a92ac76.
+//! is ahead take material sooner) was tried and not kept. Its code was removed; it is in commit
+//! a92ac76. Its test: `docs/engine-ledger.md`, *Sequential tests*.
 //!
 //! Null moves ([`Options::null_moves`]): away from the root, where the side to move already
 //! stands at or above beta, it passes (no move, no shot) and the opponent's reply is searched
@@ -39,12 +39,10 @@
 //! ([`Options::graded_reductions`], on by default): more the deeper the node and the later
 //! the move, one less on the principal line; or, with them off, by one ply. Graded, depth 10
 //! takes a third to a quarter of the nodes from the setups. In play they gain less than that
-//! suggests (a quiet Khet move can set up a shot that a search several plies shallower
-//! misses), but against the one-ply search a sequential test (100 ms a move, 0 against 20
-//! Elo, three runs pooled) accepted H1 after 660 pairs of games: Elo +17 ± 13.
+//! suggests: a quiet Khet move can set up a shot that a search several plies shallower
+//! misses. Their test against the one-ply search: `docs/engine-ledger.md`, *Graded reductions*.
 //! Sparing the moves that touch a beam (a one-ply reduction for them under graded reductions)
-//! was tried: undecided near no gain after 707 games, Elo +5 (−13 to +24). Its code was
-//! removed; it is in commit a92ac76.
+//! was tried and not kept. Its code was removed; it is in commit a92ac76.
 //!
 //! Late-move pruning ([`Options::late_move_pruning`], on by default): at a node off the
 //! principal line (a null window) within [`LMP_DEPTH`] plies of the horizon, once
@@ -53,27 +51,27 @@
 //! move seldom beats the moves ranked before it that near the horizon. Never in a search for
 //! a forced Pharaoh hit ([`Limits::mate`]). The children are still made and fired (the
 //! ordering needs their shots), so it saves their searches, not their making. From the
-//! setups it takes about 70% of the nodes off a depth-9 search, and in play against the
-//! search without it a sequential test (100 ms a move, 0 against 20 Elo, two runs pooled)
-//! accepted H1 after 68 pairs of games: Elo +86 ± 40.
+//! setups it takes about 70% of the nodes off a depth-9 search. Its test: `docs/engine-ledger.md`,
+//! *Late-move pruning*.
 //!
 //! Reverse futility pruning (a node near the horizon, off the principal line, whose evaluation
-//! stands a Pyramid a ply above beta cut off unsearched) was tried and lost: against the
-//! search without it, H0 after 328 games, Elo −26 ± 31. Its code was removed; it is in commit
-//! 2b640fb.
+//! stands a Pyramid a ply above beta cut off unsearched) was tried and not kept: a Khet move
+//! can turn a beam onto a piece or the Pharaoh, so a position a Pyramid or two up is not safe
+//! from the next move. Its code was removed; it is in commit 2b640fb.
 //!
 //! Under-fire extensions (a node whose Pharaoh the opponent's beam lights searched a ply
-//! deeper) were tried and lost: H0 after 185 games, Elo −40 ± 35, and, with the beam traced
-//! only after a capture, H0 after 434 games, Elo −19 ± 25. Their code was removed; it is in
-//! commit 2b640fb.
+//! deeper) were tried, also with the beam traced only after a capture, and not kept. Their code
+//! was removed; it is in commit 2b640fb.
 //!
 //! History in reductions (graded reductions a ply smaller for each 1,000 of a quiet move's
-//! history) was tried: undecided, leaning to H0, when stopped after 245 games, Elo −11 ± 34.
-//! Its code was removed; it is in commit 2b640fb.
+//! history) was tried and not kept. Its code was removed; it is in commit 2b640fb.
 //!
 //! Internal iterative reduction (a node 4 or more plies from the horizon without a hash move
-//! searched a ply shallower) was tried: undecided near no gain when stopped after 266 games,
-//! Elo −3 ± 31. Its code was removed; it is in commit 2b640fb.
+//! searched a ply shallower) was tried and not kept. Its code was removed; it is in commit
+//! 2b640fb.
+//!
+//! The tests of these tried and removed changes: `docs/engine-ledger.md`, *The search: changes
+//! off or not kept* and *Sequential tests*.
 //!
 //! History gravity ([`Options::history_gravity`], on by default): without it a cut-off adds
 //! depth² to its move's history, a sum that only grows over a game, so after a few searches
@@ -81,11 +79,10 @@
 //! a bonus `b` is pulled towards the cap (`h += b − h·|b|/max`), so history stays within ±max
 //! and recent cut-offs outweigh old ones, and the quiet moves searched before the one that
 //! cut lose as much as it gains (the malus), so a move that keeps failing sinks below those
-//! never tried. Late-move reductions and pruning lean on that order. Against the search
-//! without it (100 ms a move, 0 against 20 Elo, two runs pooled) a sequential test accepted H1
-//! after 122 pairs of games, Elo +52 ± 31, with `b` = depth²; then `b` = [`history_bonus`],
-//! 8·depth² up to a quarter of the cap (history then follows the last few hundred cut-offs, not
-//! the last few thousand), against depth², accepted H1 after 131 pairs: Elo +58 ± 33.
+//! never tried. Late-move reductions and pruning lean on that order. The bonus is
+//! [`history_bonus`], 8·depth² up to a quarter of the cap, not depth²: history then follows the
+//! last few hundred cut-offs, not the last few thousand. Its tests (gravity against none, the
+//! bonus against depth²): `docs/engine-ledger.md`, *History gravity*.
 //!
 //! Aspiration ([`Options::aspiration`]): from depth [`ASPIRATION_DEPTH`] on, an iteration is
 //! searched first in a window [`ASPIRATION_WINDOW`] either side of the last iteration's score,
@@ -98,9 +95,9 @@
 //! and no no-capture rule, but matches (and Khet2-AI) draw a game at a move limit or after a
 //! run of plies without a capture. A search told of them (the protocol's `DrawLimits`, the
 //! self-play of `match`'s tuning) scores a line that reaches one as a draw. As a way for a side
-//! ahead to take its material before the limit it did not pay (H0 after 146 games, Elo
-//! −19 ± 37: the draws moved to the move limit), so matches leave them off; the `-limits`
-//! match suffix was removed (it is in commit a92ac76).
+//! ahead to take its material before the limit it did not pay (the draws moved to the move
+//! limit), so matches leave them off; the `-limits` match suffix was removed (it is in commit
+//! a92ac76). Its test: `docs/engine-ledger.md`, *Sequential tests*.
 //!
 //! Threat space ([`Options::threat_space`]): a timed search by a side a Pyramid or more ahead
 //! in material first gives up to a third of its time (at most a second) to a threat-space
@@ -116,12 +113,13 @@
 //! chains it found won, hence the lead it asks for. It is not run at a fixed depth or node
 //! count (those searches are as before), in a search for a forced hit (exact already), or by
 //! helper threads; and its win is left to the full search when the chain's first move leads to
-//! an arrangement the game has had, since the solver knows no history.
+//! an arrangement the game has had, since the solver knows no history. Its tests:
+//! `docs/engine-ledger.md`, *Threat space*.
 //!
 //! Parries (where the opponent's beam ends on the side to move's Pharaoh, the quiescence search
-//! searching that side's parries instead of standing pat) were tried: from the setups the
-//! sequential test leant towards a loss, Elo −17 (−52 to +18) after 220 games. Their code was
-//! removed; it is in commit a92ac76 (see `docs/engine-ledger.md`).
+//! searching that side's parries instead of standing pat) were tried and not kept. Their code
+//! was removed; it is in commit a92ac76. Their tests: `docs/engine-ledger.md`, *The search:
+//! changes off or not kept*.
 //!
 //! Book ([`Searcher::book`], none by default): a timed search (not one to a depth, a node
 //! count or a forced hit) of a position the book has plays the book's move at once, as found
@@ -175,7 +173,7 @@ pub fn late_move_count(depth: i32) -> usize {
 /// (from 0) of a node `depth` plies from the horizon: ln(depth) × ln(i) / 2.25 rounded, at
 /// least 1. The form chess programs use (the later a move comes in a well-ordered list, the
 /// likelier it is bad, and the more a deep node can spare). A divisor of 3 (smaller
-/// reductions) was undecided at no gain after 282 games (Elo −1 ± 34; `docs/engine-ledger.md`).
+/// reductions) was tried and not kept (`docs/engine-ledger.md`, *Sequential tests*).
 pub fn graded_reduction(depth: i32, i: usize) -> i32 {
     static TABLE: std::sync::LazyLock<Box<[[u8; 128]; 64]>> = std::sync::LazyLock::new(|| {
         let mut t = Box::new([[1u8; 128]; 64]);
@@ -190,8 +188,8 @@ pub fn graded_reduction(depth: i32, i: usize) -> i32 {
     i32::from(TABLE[depth.clamp(0, 63) as usize][i.min(127)])
 }
 /// A null move's reply is searched this much shallower at `depth`, on top of the ply it uses.
-/// 3 + depth/4 halved the tree to a depth but lost in play (H0 after 277 games, Elo −37 ± 35;
-/// `docs/engine-ledger.md`): a pass hides a quiet move that turns a beam onto a piece.
+/// 3 + depth/4 halved the tree to a depth but was weaker in play (`docs/engine-ledger.md`,
+/// *Sequential tests*): a pass hides a quiet move that turns a beam onto a piece.
 pub fn null_reduction(depth: i32) -> i32 {
     2 + depth / 6
 }
