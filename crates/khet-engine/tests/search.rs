@@ -7,7 +7,7 @@ use common::*;
 use khet_engine::eval::WIN;
 use khet_engine::search::DEFAULT_CONTEMPT;
 use khet_engine::*;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn depth(d: u32) -> Limits {
     Limits {
@@ -227,7 +227,7 @@ fn finds_forced_wins_in_three_plies() {
 }
 
 #[test]
-fn returns_a_legal_move_within_its_budget() {
+fn a_timed_search_ends_by_itself_with_a_legal_move() {
     let mut seed = 5u64;
     for g in 0..6 {
         let mut p = setup(["classic", "imhotep", "dynasty"][g % 3]).position;
@@ -244,41 +244,40 @@ fn returns_a_legal_move_within_its_budget() {
                 p = q;
             }
         }
-        let t = Instant::now();
-        let r = Searcher::default().search(
-            &p,
-            Limits {
-                time: Some(Duration::from_millis(150)),
-                ..Limits::default()
-            },
-            |_| {},
-        );
-        let took = t.elapsed();
+        // Unlimited, this search runs for minutes: that it ends at all, by its own clock, is
+        // what is checked (how soon is the benchmarks' business).
+        let r = within_patience("a search of 150 ms", move || {
+            Searcher::default().search(
+                &p,
+                Limits {
+                    time: Some(Duration::from_millis(150)),
+                    ..Limits::default()
+                },
+                |_| {},
+            )
+        });
         assert!(p.is_legal(r.best.unwrap()));
-        // Unlimited, this search runs for minutes; the bound leaves a loaded machine seconds
-        // of scheduling delay, which is all it can add to a search that looks at its clock.
-        assert!(took < Duration::from_millis(150 + 3_000), "took {took:?}");
     }
 }
 
 #[test]
-fn stop_interrupts_promptly() {
+fn stop_ends_an_unlimited_search_with_a_legal_move() {
     let p = setup("classic").position;
     let mut s = Searcher::default();
     let stop = s.stop_flag();
-    let t = Instant::now();
-    let handle = std::thread::spawn(move || s.search(&p, Limits::default(), |_| {}));
-    std::thread::sleep(Duration::from_millis(200));
-    let stopped = Instant::now();
+    // Stopped once it has reported its first iteration: under way, and without a limit.
+    let (reported, first) = std::sync::mpsc::channel();
+    let searching = std::thread::spawn(move || {
+        s.search(&p, Limits::default(), |_| {
+            let _ = reported.send(());
+        })
+    });
+    first
+        .recv_timeout(PATIENCE)
+        .expect("the search reports its first iteration");
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    let r = handle.join().unwrap();
-    // Without the stop this search would not end; with it, only scheduling delays remain.
-    assert!(
-        stopped.elapsed() < Duration::from_secs(3),
-        "{:?} after the stop",
-        stopped.elapsed()
-    );
-    assert!(t.elapsed() >= Duration::from_millis(200));
+    // Without the stop this search would not end.
+    let r = within_patience("the stopped search", move || searching.join().unwrap());
     assert!(p.is_legal(r.best.unwrap()));
 }
 
@@ -877,12 +876,11 @@ fn a_timed_search_plays_the_books_move_at_once_and_other_searches_search() {
     let (game, book, mv) = one_entry_book(&[], "j1-");
     let mut s = Searcher::default();
     s.book = Some(std::sync::Arc::new(book));
-    let t = Instant::now();
     let mut reports = Vec::new();
     let r = s.search_game(&game, Limits::time(Duration::from_secs(30)), |r| {
         reports.push(r.clone());
     });
-    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    // At once: no node searched of the 30 s it had.
     assert_eq!((r.best, r.score, r.depth, r.nodes), (Some(mv), 34, 12, 0));
     assert_eq!(reports.len(), 1, "one info line, the book's");
     // To a depth, a node count or a forced hit, and without a time, it searches.

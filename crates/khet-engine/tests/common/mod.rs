@@ -2,6 +2,26 @@
 #![allow(dead_code)]
 
 use khet_engine::*;
+use std::time::Duration;
+
+/// How long a test waits for what must come before it fails, saying what it waited for:
+/// generous, so that only a hang fails it, never a slow or loaded machine.
+pub const PATIENCE: Duration = Duration::from_secs(60);
+
+/// Runs `work` on a thread of its own and returns its result, failing the test if it has not
+/// finished within [`PATIENCE`] (a search that ignored its limit or its stop would run for
+/// minutes).
+pub fn within_patience<T: Send + 'static>(
+    what: &str,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(work());
+    });
+    rx.recv_timeout(PATIENCE)
+        .unwrap_or_else(|e| panic!("{what}: not done within {PATIENCE:?} ({e})"))
+}
 
 pub fn setup(name: &str) -> Setup {
     Setup::builtin(name).unwrap_or_else(|e| panic!("{e}"))
