@@ -1,14 +1,18 @@
-//! The camera: shows the whole board by default; right-drag orbits, the wheel zooms; it snaps
-//! back (R) or flips to the other side (F). HDR with bloom makes the beam glow.
+//! The camera: shows the whole board by default, from the side of the one person at the table
+//! (Red's player, online or against the computer, sees it from Red's); right-drag orbits, the
+//! wheel zooms; it snaps back (R) or flips to the other side (F). HDR with bloom makes the beam
+//! glow.
 
 use crate::board::{BoardCamera, BoardRect};
 use crate::settings::Settings;
+use crate::table::Match;
 use bevy::camera::RenderTarget;
 use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::post_process::bloom::Bloom;
 use bevy::prelude::*;
 use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
+use khet_engine::{Color as Side, Player};
 
 /// Orbit around the board centre.
 #[derive(Resource, Clone, Copy, Debug, PartialEq)]
@@ -79,6 +83,7 @@ pub(super) fn plugin(app: &mut App) {
             (
                 orbit_with_mouse.run_if(not(egui_wants_any_pointer_input)),
                 camera_keys.run_if(not(egui_wants_any_keyboard_input)),
+                face_the_players_side,
                 camera_actions,
                 place_camera,
             )
@@ -174,6 +179,30 @@ fn camera_actions(
     }
 }
 
+/// Whether a game between `players` (Silver's, Red's) is seen from Red's side: when its one
+/// person plays Red. With a person on both sides (hotseat) or on neither, Silver's, the home.
+pub fn seen_from_red(players: [Player; 2]) -> bool {
+    players[Side::Red.index()] == Player::Person && players[Side::Silver.index()] != Player::Person
+}
+
+/// A new game turns the camera to its person's side, once a game (a resynchronised online game
+/// keeps its start, so a flip with F stays).
+fn face_the_players_side(
+    m: Option<Res<Match>>,
+    settings: Res<Settings>,
+    mut orbit: ResMut<Orbit>,
+    mut faced: Local<Option<String>>,
+) {
+    let Some(m) = m.filter(DetectChanges::is_added) else {
+        return;
+    };
+    if faced.as_deref() == Some(m.date.as_str()) {
+        return;
+    }
+    *faced = Some(m.date.clone());
+    *orbit = Orbit::home(&settings, seen_from_red(m.spec.players));
+}
+
 /// A small shake when the laser strikes (`effects` adds to it; a setting turns it off). It
 /// decays in about half a second and never moves the orbit itself.
 #[derive(Resource, Default, Debug)]
@@ -245,5 +274,18 @@ mod tests {
         // A room of no height yet (the first frame) leaves the home view alone.
         assert!((distance(0.0) - orbit.distance).abs() < 1e-4);
         assert_eq!(orbit.transform(), orbit.transform_in(FRAMED_ASPECT));
+    }
+
+    #[test]
+    fn the_board_is_seen_from_the_side_of_its_one_person() {
+        let computer = Player::Computer(khet_engine::Level::Master);
+        // Red's player, online or against the computer, sees it from Red's side.
+        assert!(seen_from_red([Player::Online, Player::Person]));
+        assert!(seen_from_red([computer, Player::Person]));
+        // Silver's player, both at one table, or nobody at it: Silver's side.
+        assert!(!seen_from_red([Player::Person, Player::Online]));
+        assert!(!seen_from_red([Player::Person, computer]));
+        assert!(!seen_from_red([Player::Person, Player::Person]));
+        assert!(!seen_from_red([computer, computer]));
     }
 }
