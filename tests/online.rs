@@ -57,14 +57,15 @@ fn the_game(dir: &Path, url: &str) -> App {
     app
 }
 
+/// How long a step waits before the test fails, saying what it waited for: generous, so that
+/// only a hang fails it.
+const PATIENCE: Duration = Duration::from_secs(60);
+
 /// Runs frames until `done` holds (the network thread wakes nothing headless: frames are run).
 fn until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
     let start = Instant::now();
     while !done(app) {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "waited too long for {what}"
-        );
+        assert!(start.elapsed() < PATIENCE, "waited too long for {what}");
         app.update();
         std::thread::sleep(Duration::from_millis(5));
     }
@@ -80,10 +81,7 @@ impl Opponent {
     fn pump(&mut self, what: &str, done: impl Fn(&Opponent) -> bool) {
         let start = Instant::now();
         while !done(self) {
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "opponent waited for {what}"
-            );
+            assert!(start.elapsed() < PATIENCE, "opponent waited for {what}");
             match self.conn.recv(Duration::from_millis(20)).unwrap() {
                 Some(ServerMsg::Sync { event, you, game }) => {
                     self.mirror = Some(Mirror::from_sync(event, you, game).unwrap());
