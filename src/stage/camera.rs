@@ -185,15 +185,16 @@ pub fn seen_from_red(players: [Player; 2]) -> bool {
     players[Side::Red.index()] == Player::Person && players[Side::Silver.index()] != Player::Person
 }
 
-/// A new game turns the camera to its person's side, once a game (a resynchronised online game
-/// keeps its start, so a flip with F stays).
+/// A new game turns the camera to its person's side, once a game, known by its start (a
+/// resynchronised online game keeps it, so a flip with F stays). The table replaces `Match` for
+/// each game, and a replaced resource is changed, not added: every change is looked at.
 fn face_the_players_side(
     m: Option<Res<Match>>,
     settings: Res<Settings>,
     mut orbit: ResMut<Orbit>,
     mut faced: Local<Option<String>>,
 ) {
-    let Some(m) = m.filter(DetectChanges::is_added) else {
+    let Some(m) = m.filter(DetectChanges::is_changed) else {
         return;
     };
     if faced.as_deref() == Some(m.date.as_str()) {
