@@ -246,6 +246,16 @@ impl Broker {
         &self.node
     }
 
+    /// Whether Redis answers (`/readyz`).
+    pub async fn ping(&self) -> Result<(), String> {
+        let mut conn = self.conn.clone();
+        redis::cmd("PING")
+            .query_async::<String>(&mut conn)
+            .await
+            .map(drop)
+            .map_err(broker_error)
+    }
+
     /// The cluster's channels.
     pub fn channels(&self) -> Channels {
         Channels(self.cluster.clone())
@@ -260,7 +270,8 @@ impl Broker {
         let mut conn = self.conn.clone();
         let sent: redis::RedisResult<i64> = conn.publish(channel, json).await;
         if let Err(e) = sent {
-            eprintln!("khet-server: broker: publish on {channel}: {e}");
+            crate::metrics::broker_failed();
+            tracing::warn!("broker: publish on {channel}: {e}");
         }
     }
 
@@ -334,7 +345,8 @@ impl Broker {
                 };
                 self.route(&channel, &payload, &incoming);
             }
-            eprintln!("khet-server: broker: connection lost; connecting again");
+            crate::metrics::broker_failed();
+            tracing::warn!("broker: connection lost; connecting again");
             stream = self.reconnect().await;
         }
     }
@@ -383,7 +395,7 @@ impl Broker {
                         }));
                     }
                 }
-                Err(e) => eprintln!("khet-server: broker: not a node message: {e}"),
+                Err(e) => tracing::warn!("broker: not a node message: {e}"),
             }
         }
     }
@@ -403,7 +415,8 @@ impl Broker {
                     return stream;
                 }
                 Err(e) => {
-                    eprintln!("khet-server: {e}");
+                    crate::metrics::broker_failed();
+                    tracing::warn!("{e}");
                     wait = (wait * 2).min(Duration::from_secs(5));
                 }
             }

@@ -1,5 +1,7 @@
 //! What the server answers over plain HTTP: the list of games, each game's record in the
-//! engine's RON format (`khet-engine replay` reads it), and the leaderboard.
+//! engine's RON format (`khet-engine replay` reads it), and the leaderboard; and for the
+//! operator, `/metrics` in Prometheus' text format, `/healthz` (the process answers) and
+//! `/readyz` (its database and broker answer too).
 
 use crate::state::AppState;
 use crate::store::{GameRow, StoreError};
@@ -15,8 +17,11 @@ use serde::Serialize;
 /// How many games and players the lists show.
 const LIST_LIMIT: u32 = 100;
 
+/// How long `/readyz` waits for the database or the broker before it says they do not answer.
+pub const READY_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
 fn failed(e: StoreError) -> Response {
-    eprintln!("khet-server: {e}");
+    crate::metrics::failed("answering a request", &e);
     (
         StatusCode::SERVICE_UNAVAILABLE,
         "the server cannot read its games now\n",
@@ -31,7 +36,8 @@ pub async fn index() -> &'static str {
         env!("CARGO_PKG_VERSION"),
         ": Khet online. Play from the game's Online screen or with `khet-engine online`.\n",
         "GET /: the games being played, to watch in a browser (/watch/CODE); GET /games: the newest games; GET /games/CODE.ron: a game's record; ",
-        "GET /players: the leaderboard; /ws: the WebSocket (docs/online-protocol.md).\n"
+        "GET /players: the leaderboard; /ws: the WebSocket (docs/online-protocol.md).\n",
+        "For the operator: GET /metrics (Prometheus), /healthz, /readyz.\n"
     )
 }
 
@@ -142,5 +148,50 @@ pub async fn players(State(state): State<AppState>) -> Response {
         )
         .into_response(),
         Err(e) => failed(e),
+    }
+}
+
+/// `GET /metrics`.
+pub async fn scrape(State(state): State<AppState>) -> Response {
+    let text = crate::metrics::render(state.hub.live_rooms(), state.hub.open_games());
+    (
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        text,
+    )
+        .into_response()
+}
+
+/// `GET /healthz`: the process answers.
+pub async fn healthz() -> &'static str {
+    "ok\n"
+}
+
+/// `GET /readyz`: the database (and the broker, on a node among several) answer within
+/// [`READY_WAIT`]; 503 with what does not, otherwise.
+pub async fn readyz(State(state): State<AppState>) -> Response {
+    let mut failing = Vec::new();
+    match tokio::time::timeout(READY_WAIT, state.hub.store().ping()).await {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => failing.push(format!("database: {e}")),
+        Err(_) => failing.push("database: no answer".to_string()),
+    }
+    if let Some(broker) = state.hub.broker() {
+        match tokio::time::timeout(READY_WAIT, broker.ping()).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => failing.push(format!("broker: {e}")),
+            Err(_) => failing.push("broker: no answer".to_string()),
+        }
+    }
+    if failing.is_empty() {
+        (StatusCode::OK, "ready\n").into_response()
+    } else {
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("not ready: {}\n", failing.join("; ")),
+        )
+            .into_response()
     }
 }

@@ -3,15 +3,19 @@
 //! clocks (`room`); every change is stored in SQLite (`store`) before anyone is told; games and
 //! players are listed over plain HTTP (`http`), and games are watched in a browser (`watch`).
 
+pub mod backup;
 pub mod cluster;
 mod http;
 pub mod hub;
 pub mod limits;
+pub mod logs;
 pub mod messages;
+pub mod metrics;
 pub mod rating;
 pub mod remote;
 pub mod room;
 pub mod secret;
+pub mod serving;
 mod socket;
 mod state;
 pub mod store;
@@ -39,7 +43,10 @@ async fn upgrade(
 ) -> Response {
     let permit = match state.limits.admit(addr.ip()) {
         Ok(permit) => permit,
-        Err(why) => return (StatusCode::TOO_MANY_REQUESTS, why).into_response(),
+        Err(why) => {
+            metrics::turned_away();
+            return (StatusCode::TOO_MANY_REQUESTS, why).into_response();
+        }
     };
     let (hub, limits) = (state.hub.clone(), state.limits.clone());
     // A client's messages are small: a small read buffer (tungstenite's default is 128 KiB a
@@ -74,6 +81,9 @@ pub fn router(hub: Hub, limits: LimitSettings) -> Router {
         .route("/games", get(http::games))
         .route("/games/{file}", get(http::record))
         .route("/players", get(http::players))
+        .route("/metrics", get(http::scrape))
+        .route("/healthz", get(http::healthz))
+        .route("/readyz", get(http::readyz))
         .with_state(state)
 }
 
@@ -143,23 +153,31 @@ pub async fn serve(
     }
     let resumed = hub.resume_games().await?;
     if resumed > 0 {
-        eprintln!("khet-server: took up {resumed} unfinished game(s)");
+        tracing::info!(games = resumed, "took up the unfinished games");
     }
     let app = router(hub, limits);
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await
-    .map_err(|e| StoreError::System(format!("serving: {e}")))?;
+    serving::run(listener, app, shutdown).await;
+    tracing::info!("stopping");
     // Other nodes (or this one started among several) take its games up at once instead of
-    // after its leases.
+    // after its leases; as far as the database lets it, and no longer than RELEASE_WAIT.
     let node = settings
         .cluster
         .as_ref()
         .map_or("local", |c| c.node.as_str());
-    store.release_all(node).await?;
-    store.close().await;
+    match tokio::time::timeout(RELEASE_WAIT, store.release_all(node)).await {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => tracing::warn!("giving up the leases: {e}; they run out by themselves"),
+        Err(_) => tracing::warn!("giving up the leases: no answer; they run out by themselves"),
+    }
+    if tokio::time::timeout(RELEASE_WAIT, store.close())
+        .await
+        .is_err()
+    {
+        tracing::warn!("closing the database: no answer; left");
+    }
     Ok(())
 }
+
+/// How long a stop waits for the database to take back the node's leases, and then to close:
+/// a node whose database is gone still ends.
+pub const RELEASE_WAIT: std::time::Duration = std::time::Duration::from_secs(3);

@@ -1,7 +1,11 @@
-//! `khet-server`: run Khet's online play on this machine (`--help`).
+//! `khet-server`: run Khet's online play on this machine (`--help`), and tend its data
+//! (`backup`, `restore`).
 
-use clap::Parser;
+mod config;
+
+use clap::{Parser, Subcommand};
 use khet_server::limits::LimitSettings;
+use khet_server::logs::LogFormat;
 use khet_server::store::Store;
 use std::io::Write;
 use std::net::SocketAddr;
@@ -15,22 +19,54 @@ use std::time::Duration;
     version,
     about = "Khet online: games between players anywhere, checked by the engine and stored \
              before they are acknowledged",
-    after_help = "It prints `listening on ws://ADDRESS` when ready. Games and players are kept \
-                  in an SQLite database in the data folder, or in PostgreSQL with --database. See \
-                  docs/online-protocol.md."
+    after_help = "It prints `listening on ws://ADDRESS` when ready, and logs to standard error. \
+                  Games and players are kept in an SQLite database in the data folder, or in \
+                  PostgreSQL with --database. Every option can also be set in a file given with \
+                  --config, one `name = value` a line (the option's name without its dashes); \
+                  an option given on the command line wins. See docs/server.md."
 )]
+struct Cli {
+    /// Options from FILE: one `name = value` a line, `#` for comments
+    #[arg(long, value_name = "FILE", global = true)]
+    config: Option<PathBuf>,
+    /// The folder of the built-in SQLite database (default: the platform's data folder, e.g.
+    /// ~/.local/share/khet/server)
+    #[arg(long, conflicts_with = "database", global = true)]
+    data: Option<PathBuf>,
+    /// A database server instead of the built-in one: postgres://USER@HOST:PORT/DATABASE
+    /// (the schema is made or brought up to date at start)
+    #[arg(long, value_name = "URL", global = true)]
+    database: Option<String>,
+    #[command(flatten)]
+    serve: Args,
+    #[command(subcommand)]
+    command: Option<Tend>,
+}
+
+/// What an operator does besides serving.
+#[allow(clippy::doc_markdown)] // The doc comments are `--help`'s text, not Markdown.
+#[derive(Subcommand)]
+enum Tend {
+    /// Copy the built-in database to FILE, whole, while the server runs (PostgreSQL: pg_dump)
+    Backup {
+        /// Where the copy goes (replaced once the copy is whole)
+        file: PathBuf,
+    },
+    /// Put a backup in place as the data folder's database; the server must be stopped (the
+    /// database replaced is kept beside it)
+    Restore {
+        /// The backup
+        file: PathBuf,
+    },
+}
+
+/// Serving.
+#[allow(clippy::doc_markdown)] // The doc comments are `--help`'s text, not Markdown.
+#[derive(clap::Args)]
 struct Args {
     /// The address and port to listen on (port 0: any free port)
     #[arg(long, default_value = "127.0.0.1:7878")]
     listen: SocketAddr,
-    /// The folder of the built-in SQLite database (default: the platform's data folder, e.g.
-    /// ~/.local/share/khet/server)
-    #[arg(long, conflicts_with = "database")]
-    data: Option<PathBuf>,
-    /// A database server instead of the built-in one: postgres://USER@HOST:PORT/DATABASE
-    /// (the schema is made or brought up to date at start)
-    #[arg(long, value_name = "URL")]
-    database: Option<String>,
     /// Run as one node among several: the Redis server they share, redis://HOST:PORT (needs
     /// --database, the PostgreSQL they share)
     #[arg(long, value_name = "URL", requires = "database")]
@@ -62,6 +98,12 @@ struct Args {
     /// Seconds a player must be gone before the opponent may claim the game
     #[arg(long, value_name = "SECONDS", default_value_t = khet_protocol::ABANDON_GRACE_MS as f64 / 1000.0)]
     abandon_grace: f64,
+    /// How the log on standard error is written: text lines, or JSON objects for a collector
+    #[arg(long, value_enum, default_value = "text")]
+    log_format: LogFormat,
+    /// What is logged: error, warn, info or debug (or a filter such as khet_server=debug)
+    #[arg(long, value_name = "LEVEL", default_value = "info")]
+    log_level: String,
 }
 
 fn data_folder() -> Option<PathBuf> {
@@ -101,19 +143,37 @@ fn redacted(url: &str) -> String {
     }
 }
 
-async fn run(args: Args) -> Result<(), String> {
-    let (store, where_) = match &args.database {
-        Some(url) => {
-            let store = Store::open(url)
-                .await
-                .map_err(|e| format!("{}: {e}", redacted(url)))?;
-            (store, redacted(url))
+/// Where the games are kept: a PostgreSQL URL, or the built-in database's folder.
+enum Place {
+    Server(String),
+    Folder(PathBuf),
+}
+
+impl Place {
+    fn of(cli: &Cli) -> Result<Place, String> {
+        match (&cli.database, &cli.data) {
+            (Some(url), _) => Ok(Place::Server(url.clone())),
+            (None, Some(dir)) => Ok(Place::Folder(dir.clone())),
+            (None, None) => data_folder()
+                .map(Place::Folder)
+                .ok_or_else(|| "no data folder: give one with --data".to_string()),
         }
-        None => {
-            let data = args
-                .data
-                .or_else(data_folder)
-                .ok_or("no data folder: give one with --data")?;
+    }
+}
+
+async fn run(args: Args, place: Place) -> Result<(), String> {
+    khet_server::logs::init(args.log_format, &args.log_level)?;
+    // Held until the server ends: one server a data folder, and no restore under it.
+    let mut _lock = None;
+    let (store, where_) = match place {
+        Place::Server(url) => {
+            let store = Store::open(&url)
+                .await
+                .map_err(|e| format!("{}: {e}", redacted(&url)))?;
+            (store, redacted(&url))
+        }
+        Place::Folder(data) => {
+            _lock = Some(khet_server::backup::lock_folder(&data)?);
             let store = Store::open_folder(&data)
                 .await
                 .map_err(|e| format!("{}: {e}", data.display()))?;
@@ -175,8 +235,50 @@ async fn run(args: Args) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
+/// `backup` and `restore`.
+async fn tend(command: Tend, place: Place) -> Result<(), String> {
+    let Place::Folder(data) = place else {
+        return Err(
+            "PostgreSQL's games are backed up and restored with PostgreSQL's own \
+                    pg_dump and pg_restore (docs/server.md)"
+                .into(),
+        );
+    };
+    match command {
+        Tend::Backup { file } => {
+            let copy = khet_server::backup::backup(&data, &file).await?;
+            println!(
+                "backed up {} game(s) and {} player(s) to {}",
+                copy.games,
+                copy.players,
+                file.display()
+            );
+        }
+        Tend::Restore { file } => {
+            let (copy, kept) = khet_server::backup::restore(&data, &file).await?;
+            println!(
+                "restored {} game(s) and {} player(s) from {} into {}",
+                copy.games,
+                copy.players,
+                file.display(),
+                data.display()
+            );
+            if let Some(kept) = kept {
+                println!("the database it replaced is kept as {}", kept.display());
+            }
+        }
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let cli = match config::parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,
         Err(e) => {
@@ -184,7 +286,11 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(args)) {
+    let done = Place::of(&cli).and_then(|place| match cli.command {
+        Some(command) => runtime.block_on(tend(command, place)),
+        None => runtime.block_on(run(cli.serve, place)),
+    });
+    match done {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

@@ -56,7 +56,7 @@ impl Refused {
 
 impl From<StoreError> for Refused {
     fn from(e: StoreError) -> Refused {
-        eprintln!("khet-server: {e}");
+        crate::metrics::failed("storing", &e);
         Refused::new(
             Refusal::Storage,
             "the server could not store that; nothing changed",

@@ -103,10 +103,7 @@ impl Room {
     /// followers' connections close, and their clients find the game on its new node).
     fn lost(&mut self, e: StoreError) -> Refused {
         if e.is_fenced() {
-            eprintln!(
-                "khet-server: game {}: another node has taken it over",
-                self.row.code
-            );
+            tracing::warn!(code = %self.row.code, "game taken over by another node");
             self.fenced = true;
             return Refused::unavailable();
         }
@@ -120,7 +117,7 @@ impl Room {
             if let Some(result) = self.game.result()
                 && let Err(e) = self.finish(result).await
             {
-                eprintln!("khet-server: game {}: {}", self.row.code, e.reason);
+                tracing::warn!(code = %self.row.code, "{}", e.reason);
             }
         }
         self.update_lobby();
@@ -204,7 +201,7 @@ impl Room {
         if let Ok(result) = game.lose_on_time(side)
             && let Err(e) = self.finish(result).await
         {
-            eprintln!("khet-server: game {}: {}", self.row.code, e.reason);
+            tracing::warn!(code = %self.row.code, "{}", e.reason);
         }
     }
 
@@ -563,7 +560,7 @@ impl Room {
             && let Err(e) = self.finish(result).await
         {
             // The move is stored; the end will be stored when the room is next loaded.
-            eprintln!("khet-server: game {}: {}", self.row.code, e.reason);
+            tracing::warn!(code = %self.row.code, "{}", e.reason);
         }
         Ok(())
     }
@@ -673,6 +670,8 @@ impl Room {
             .await
             .map_err(|e| self.lost(e))?;
         self.game.end_with(result);
+        crate::metrics::game_finished();
+        tracing::info!(code = %self.row.code, result = %result, "game ended");
         self.clocks_ms = clocks_ms;
         self.turn_started = None;
         self.row.status = Status::Over;

@@ -58,6 +58,7 @@ struct Session {
 
 /// Serves one connection until it closes.
 pub async fn serve(mut socket: WebSocket, hub: Hub, limits: Arc<Limits>, _permit: Permit) {
+    let _counted = crate::metrics::Connection::open();
     let Some(player) = hello(&mut socket, &hub).await else {
         return;
     };
@@ -76,6 +77,7 @@ pub async fn serve(mut socket: WebSocket, hub: Hub, limits: Arc<Limits>, _permit
 }
 
 async fn refuse_and_close(socket: &mut WebSocket, code: Refusal, reason: &str) {
+    crate::metrics::refused(code);
     let _ = socket
         .send(Message::Text(
             ServerMsg::refused(code, reason).to_json().into(),
@@ -161,7 +163,7 @@ async fn hello(socket: &mut WebSocket, hub: &Hub) -> Option<crate::store::Player
     let player = match hub.player(&identity, &name).await {
         Ok(player) => player,
         Err(e) => {
-            eprintln!("khet-server: hello: {e}");
+            crate::metrics::failed("hello", &e);
             refuse_and_close(
                 socket,
                 Refusal::Storage,
@@ -242,6 +244,7 @@ impl Session {
     }
 
     async fn refuse(&mut self, refused: Refused) -> Next {
+        crate::metrics::refused(refused.code);
         self.send(&ServerMsg::refused(refused.code, refused.reason).to_json())
             .await
     }
@@ -350,6 +353,8 @@ impl Session {
             let why = "you are not playing a game on this connection";
             return self.refuse(Refused::new(Refusal::NotPlaying, why)).await;
         };
+        let arrived = Instant::now();
+        let is_move = matches!(action, ClientMsg::Move { .. });
         let (reply, answer) = oneshot::channel();
         let sent = room
             .send(Command::Act {
@@ -363,7 +368,12 @@ impl Session {
             Err(_) => Err(closed()),
         };
         match result {
-            Ok(()) => Next::Continue,
+            Ok(()) => {
+                if is_move {
+                    crate::metrics::move_played(arrived.elapsed());
+                }
+                Next::Continue
+            }
             Err(refused) => self.refuse(refused).await,
         }
     }

@@ -18,6 +18,13 @@ const MIGRATIONS: [(i64, &str, &str); 2] = [
     (2, "leases", include_str!("../migrations/0002_leases.sql")),
 ];
 
+/// The newest schema this server knows: a database brought further by a newer server is not
+/// one it can restore.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].0;
+
+/// The built-in database's file in its data folder.
+pub const DATABASE_FILE: &str = "khet-server.sqlite3";
+
 /// A failure of the store or of what the server needs beside it, for the log and for a
 /// [`khet_protocol::Refusal::Storage`]; its kind says what failed.
 #[derive(Debug)]
@@ -293,7 +300,7 @@ impl Store {
     pub async fn open_folder(dir: &Path) -> Result<Store> {
         std::fs::create_dir_all(dir)
             .map_err(|e| StoreError::System(format!("{}: {e}", dir.display())))?;
-        let file = dir.join("khet-server.sqlite3");
+        let file = dir.join(DATABASE_FILE);
         Store::open(&format!("sqlite://{}?mode=rwc", file.display())).await
     }
 
@@ -339,6 +346,12 @@ impl Store {
         };
         migrator.run(&pool).await?;
         Ok(Store { pool })
+    }
+
+    /// Whether the database answers a statement (`/readyz`).
+    pub async fn ping(&self) -> Result<()> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
     }
 
     /// The player whose identity hashes to `hash`.

@@ -19,13 +19,10 @@
 
 mod common;
 
-use common::{PATIENCE, TempDir};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use common::{Server, TempDir};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
 
 const CONFIG: &str = "etc/khet-server/khet-server.conf";
 const UNIT: &str = "usr/lib/systemd/system/khet-server.service";
@@ -185,92 +182,12 @@ fn the_installed_files_are_where_they_belong() {
     );
 }
 
-/// The installed server, running.
-struct Running {
-    child: Child,
-    /// `127.0.0.1:PORT`.
-    addr: String,
-}
-
-impl Running {
-    /// Starts `program` with `args` and waits for it to say where it listens.
-    fn start(program: &Path, args: &[&std::ffi::OsStr]) -> Running {
-        let mut child = Command::new(program)
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap_or_else(|e| panic!("{}: {e}", program.display()));
-        let mut reader = BufReader::new(child.stdout.take().expect("its output"));
-        let mut line = String::new();
-        reader
-            .read_line(&mut line)
-            .expect("it says where it listens");
-        // Keep reading what else it says, as a terminal would.
-        std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
-        let addr = line
-            .trim()
-            .strip_prefix("listening on ws://")
-            .unwrap_or_else(|| panic!("not the first line expected: {line:?}"))
-            .to_string();
-        Running { child, addr }
-    }
-
-    fn port(&self) -> u16 {
-        self.addr.rsplit(':').next().unwrap().parse().unwrap()
-    }
-
-    /// A plain HTTP GET: status and body.
-    fn get(&self, path: &str) -> (u16, String) {
-        let mut s = TcpStream::connect(&self.addr).expect("connects");
-        write!(
-            s,
-            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
-            self.addr
-        )
-        .unwrap();
-        let mut text = String::new();
-        s.read_to_string(&mut text).unwrap();
-        let status = text[9..12].parse().unwrap();
-        let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
-        (status, body.to_string())
-    }
-
-    /// SIGTERM, as systemd stops it, and its exit status once it has ended (it must, within
-    /// [`PATIENCE`]).
-    fn stop(mut self) -> std::process::ExitStatus {
-        let sent = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status()
-            .expect("kill runs");
-        assert!(sent.success(), "SIGTERM not sent");
-        let start = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().expect("its status") {
-                return status;
-            }
-            assert!(
-                start.elapsed() < PATIENCE,
-                "the server did not end within {PATIENCE:?} of SIGTERM"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 #[ignore = "needs an unpacked package: .ci/package runs it"]
 fn the_installed_server_serves_with_the_packaged_settings() {
     let root = root();
     let data = TempDir::new("package-data");
-    let server = Running::start(
+    let server = Server::run(
         &root.join(PROGRAM),
         &[
             "--config".as_ref(),
@@ -280,6 +197,7 @@ fn the_installed_server_serves_with_the_packaged_settings() {
             "--listen".as_ref(),
             "127.0.0.1:0".as_ref(),
         ],
+        Stdio::inherit(),
     );
     // The file says 7878; the command line's port 0 took any free one.
     assert_ne!(server.port(), 7878, "the file won over the command line");
@@ -289,7 +207,7 @@ fn the_installed_server_serves_with_the_packaged_settings() {
         std::fs::read_dir(&data.0).unwrap().next().is_some(),
         "no database in the --data folder: the file's data won over the command line"
     );
-    let status = server.stop();
+    let status = server.terminate("installed");
     assert!(status.success(), "after SIGTERM: {status}");
 }
 
@@ -412,16 +330,17 @@ fn upgraded_it_keeps_its_games_and_its_settings() {
         );
     std::fs::write(&config, &edited).unwrap();
 
-    let server = Running::start(
+    let server = Server::run(
         &root.join(PROGRAM),
         &["--config".as_ref(), config.as_os_str()],
+        Stdio::inherit(),
     );
     let url = format!("ws://{}", server.addr);
     let (mut silver, mut red, code) = common::pair(&url, common::casual());
     let line = common::pharaoh_line();
     common::play_line(&mut silver, &mut red, &mut [], &line[..2]);
     drop((silver, red));
-    let status = server.stop();
+    let status = server.terminate("installed");
     assert!(status.success(), "after SIGTERM: {status}");
 
     dpkg(&root, &shims, &["--install".as_ref(), later.as_os_str()]);
@@ -442,9 +361,10 @@ fn upgraded_it_keeps_its_games_and_its_settings() {
         .expect("dpkg-query runs");
     assert_eq!(String::from_utf8_lossy(&status.stdout), v2);
 
-    let server = Running::start(
+    let server = Server::run(
         &root.join(PROGRAM),
         &["--config".as_ref(), config.as_os_str()],
+        Stdio::inherit(),
     );
     let (status, games) = server.get("/games");
     assert_eq!(status, 200, "{games}");
@@ -452,7 +372,7 @@ fn upgraded_it_keeps_its_games_and_its_settings() {
         games.contains(&format!("\"code\":\"{code}\"")),
         "the game {code} is not listed after the upgrade: {games}"
     );
-    let status = server.stop();
+    let status = server.terminate("installed");
     assert!(status.success(), "after SIGTERM: {status}");
 
     dpkg(

@@ -27,6 +27,7 @@ impl Hub {
         let mut taken = 0;
         for code in &codes {
             if self.take_up(code).await? {
+                tracing::info!(code = %code, node = %self.inner.node, "game taken up");
                 taken += 1;
             }
         }

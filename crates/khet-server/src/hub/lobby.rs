@@ -61,6 +61,11 @@ impl Hub {
             .send_modify(|json| *json = lobby_json(&self.whole_lobby()));
     }
 
+    /// How many games of this node wait in the lobby.
+    pub fn open_games(&self) -> usize {
+        lock(&self.inner.lobby).len()
+    }
+
     /// The lobby as JSON, now and whenever it changes.
     pub fn lobby(&self) -> watch::Receiver<Arc<str>> {
         self.inner.lobby_tx.subscribe()

@@ -207,6 +207,11 @@ impl Hub {
     pub fn live_rooms(&self) -> usize {
         lock(&self.inner.rooms).len()
     }
+
+    /// The broker, on a node among several.
+    pub fn broker(&self) -> Option<&Arc<Broker>> {
+        self.inner.cluster.as_ref().map(|c| &c.broker)
+    }
 }
 
 impl RoomHost for Hub {

@@ -71,12 +71,15 @@ impl Hub {
             .renew(&self.inner.node, self.lease_until())
             .await
         {
-            eprintln!("khet-server: renewing leases: {e}");
+            crate::metrics::failed("renewing leases", &e);
         }
         match self.resume_games().await {
             Ok(0) => {}
-            Ok(n) => eprintln!("khet-server: took up {n} game(s) of a node gone"),
-            Err(e) => eprintln!("khet-server: taking up games: {e}"),
+            Ok(n) => {
+                crate::metrics::took_over(n);
+                tracing::info!(games = n, "took up the games of a node gone");
+            }
+            Err(e) => crate::metrics::failed("taking up games", &e),
         }
     }
 

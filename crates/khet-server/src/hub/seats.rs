@@ -74,11 +74,13 @@ impl Hub {
                 Ok(()) => break,
                 Err(e) if tries < 3 => {
                     tries += 1;
-                    eprintln!("khet-server: new game: {e}; trying another code");
+                    tracing::warn!("new game: {e}; trying another code");
                 }
                 Err(e) => return Err(e.into()),
             }
         }
+        crate::metrics::game_created();
+        tracing::info!(code = %row.code, setup = %row.setup, rated = row.rated, by = %creator.name, "game created");
         let mut seated = [None, None];
         seated[color.index()] = Some(creator.clone());
         self.spawn(row.clone(), seated, &[])?;

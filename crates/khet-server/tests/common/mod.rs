@@ -87,6 +87,19 @@ impl Db {
         Db { dir, url }
     }
 
+    /// A new database on `pg`, a test's own PostgreSQL server.
+    pub fn on(pg: &services::Postgres, name: &str) -> Db {
+        Db {
+            dir: TempDir::new(name),
+            url: Some(pg.database(name)),
+        }
+    }
+
+    /// The data folder (of the built-in database).
+    pub fn folder(&self) -> &std::path::Path {
+        &self.dir.0
+    }
+
     /// A name no other database of this test program has.
     pub fn name(&self) -> String {
         self.dir
@@ -136,14 +149,40 @@ pub struct Server {
 impl Server {
     /// Starts `khet-server` on `db`, on `port` (0: any free one), with extra arguments.
     pub fn start(db: &Db, port: u16, extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_khet-server"))
-            .args(["--listen", &format!("127.0.0.1:{port}")])
-            .args(db.args())
-            .args(extra)
+        Server::start_with(db, port, extra, Stdio::inherit())
+    }
+
+    /// Starts `khet-server` as [`Server::start`] does, its log (standard error) going to `log`.
+    pub fn start_logged(db: &Db, port: u16, extra: &[&str], log: &std::path::Path) -> Server {
+        let file = std::fs::File::create(log).expect("a log file");
+        Server::start_with(db, port, extra, Stdio::from(file))
+    }
+
+    fn start_with(db: &Db, port: u16, extra: &[&str], stderr: Stdio) -> Server {
+        let mut args: Vec<std::ffi::OsString> =
+            vec!["--listen".into(), format!("127.0.0.1:{port}").into()];
+        args.extend(db.args());
+        args.extend(extra.iter().map(Into::into));
+        Server::run(
+            std::path::Path::new(env!("CARGO_BIN_EXE_khet-server")),
+            &args,
+            stderr,
+        )
+    }
+
+    /// Starts `program` (this build's `khet-server`, or an installed one) with `args`, and
+    /// waits for it to say where it listens.
+    pub fn run(
+        program: &std::path::Path,
+        args: &[impl AsRef<std::ffi::OsStr>],
+        stderr: Stdio,
+    ) -> Server {
+        let mut child = Command::new(program)
+            .args(args)
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(stderr)
             .spawn()
-            .expect("khet-server starts");
+            .unwrap_or_else(|e| panic!("{}: {e}", program.display()));
         let stdout = child.stdout.take().expect("its output");
         let mut reader = BufReader::new(stdout);
         let mut line = String::new();
@@ -186,6 +225,29 @@ impl Server {
         let status = text[9..12].parse().unwrap();
         let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
         (status, body.to_string())
+    }
+
+    /// SIGTERM, as systemd stops a service; then waits for it to end, within [`PATIENCE`]
+    /// (failing with `while_` in the message if it does not). Its exit status.
+    pub fn terminate(mut self, while_: &str) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(sent, "SIGTERM sent");
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("its status") {
+                return status;
+            }
+            assert!(
+                start.elapsed() < PATIENCE,
+                "khet-server still runs {} s after SIGTERM, {while_}",
+                PATIENCE.as_secs()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     /// Whether it still answers.

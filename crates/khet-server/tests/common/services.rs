@@ -59,13 +59,18 @@ fn wait_for_port(port: u16, what: &str, log: &Path) {
     }
 }
 
-/// One PostgreSQL server for the whole test program.
+/// A PostgreSQL server: one for the whole test program ([`Postgres::get`]), or a test's own, which
+/// it may stop and start again ([`Postgres::own`]).
 pub struct Postgres {
-    /// The shell that stops it (kept so that it is not a zombie's parent's business).
-    _guard: Option<Child>,
+    /// The shells that stop it (kept so that they are not a zombie's parent's business).
+    guards: std::sync::Mutex<Vec<Child>>,
     bin: PathBuf,
     port: u16,
     root: bool,
+    /// The shell lines that start it in the background and stop it.
+    start: String,
+    stop: String,
+    dir: PathBuf,
 }
 
 fn postgres_bin() -> Option<PathBuf> {
@@ -86,6 +91,61 @@ impl Postgres {
         PG.get_or_init(Postgres::start)
     }
 
+    /// A server of the caller's own, to stop and start again; stopped when dropped.
+    pub fn own() -> Postgres {
+        Postgres::start()
+    }
+
+    /// Stops it at once, as a crash or an operator's `pg_ctl -m immediate stop` would.
+    pub fn stop(&self) {
+        let ok = Command::new("sh")
+            .args(["-c", &self.stop])
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "PostgreSQL stops: {}", self.stop);
+    }
+
+    /// Freezes every process of it (`SIGSTOP`): connections stay open and nothing answers, as
+    /// when the database's machine is cut off.
+    pub fn pause(&self) {
+        self.signal("STOP");
+    }
+
+    /// Lets it go on (`SIGCONT`) after [`Postgres::pause`].
+    pub fn resume(&self) {
+        self.signal("CONT");
+    }
+
+    fn signal(&self, which: &str) {
+        let pid_file = self.dir.join("data").join("postmaster.pid");
+        let text = std::fs::read_to_string(&pid_file).expect("PostgreSQL's pid file");
+        let pid = text.lines().next().expect("its pid").trim().to_string();
+        // The server and the backends it started, one per connection; and, going on, the
+        // `runuser` above it, which stops itself when its child stops (as `su` does).
+        let parent = if which == "CONT" {
+            format!("; kill -CONT $(ps -o ppid= -p {pid})")
+        } else {
+            String::new()
+        };
+        let ok = Command::new("sh")
+            .args([
+                "-c",
+                &format!("kill -{which} {pid} && pkill -{which} -P {pid}{parent}; true"),
+            ])
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "SIG{which} sent to PostgreSQL");
+    }
+
+    /// Starts it again on the same port and data, and waits until it accepts sessions.
+    pub fn start_again(&self) {
+        let log = self.dir.join("postgres.log");
+        let guard = guarded(&self.start, &self.stop, &self.dir);
+        self.guards.lock().unwrap().push(guard);
+        wait_for_port(self.port, "PostgreSQL", &log);
+        self.wait_until_ready(&log);
+    }
+
     fn as_postgres(&self, program: &str) -> Command {
         if self.root {
             let mut c = Command::new("runuser");
@@ -101,10 +161,13 @@ impl Postgres {
         let dir = TempDir::new("postgres").keep();
         let root = running_as_root();
         let mut pg = Postgres {
-            _guard: None,
+            guards: std::sync::Mutex::new(Vec::new()),
             bin,
             port: free_port(),
             root,
+            start: String::new(),
+            stop: String::new(),
+            dir: dir.clone(),
         };
         let data = dir.join("data");
         if root {
@@ -162,13 +225,9 @@ impl Postgres {
         start.arg(format!("unix_socket_directories={}", dir.display()));
         let mut stop = pg.as_postgres("pg_ctl");
         stop.arg("-D").arg(&data).args(["-m", "immediate", "stop"]);
-        pg._guard = Some(guarded(
-            &format!("{} > '{}' 2>&1 &", run(&start), server_log.display()),
-            &format!("{} >/dev/null 2>&1", run(&stop)),
-            &dir,
-        ));
-        wait_for_port(pg.port, "PostgreSQL", &server_log);
-        pg.wait_until_ready(&server_log);
+        pg.start = format!("{} >> '{}' 2>&1 &", run(&start), server_log.display());
+        pg.stop = format!("{} >/dev/null 2>&1", run(&stop));
+        pg.start_again();
         pg
     }
 
@@ -217,6 +276,13 @@ impl Postgres {
             String::from_utf8_lossy(&out.stderr)
         );
         format!("postgres://postgres@127.0.0.1:{}/{name}", self.port)
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        // Only a test's own is ever dropped; the shared one lives in a static.
+        let _ = Command::new("sh").args(["-c", &self.stop]).status();
     }
 }
 
