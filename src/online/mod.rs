@@ -29,6 +29,7 @@ use connection::{pump, read_files, requests};
 use table::{forward_actions, leave_on_new_game, reconcile, send_moves, show_clocks};
 
 pub(super) fn plugin(app: &mut App) {
+    trust_club_certificate();
     crate::frames::add_waking_message::<OnlineRequest>(app)
         .init_resource::<OnlineNotice>()
         .add_systems(Startup, read_files)
@@ -46,4 +47,15 @@ pub(super) fn plugin(app: &mut App) {
                 .after(crate::table::Flow)
                 .in_set(crate::GameSet::Logic),
         );
+}
+
+/// `KHET_TRUST_CERT=FILE`: trust the certificate in that PEM file for `wss://` servers, beside
+/// the system's roots, as `khet-engine online --trust-cert` does (a club's server with a
+/// certificate it made itself; docs/server.md).
+fn trust_club_certificate() {
+    if let Some(path) = std::env::var_os("KHET_TRUST_CERT")
+        && let Err(e) = khet_protocol::client::trust_certificate(std::path::Path::new(&path))
+    {
+        warn!("KHET_TRUST_CERT: {e}");
+    }
 }

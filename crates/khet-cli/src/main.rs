@@ -298,6 +298,10 @@ enum Command {
         /// The name shown to the opponent
         #[arg(long, default_value = "khet-engine")]
         name: String,
+        /// Trust the certificate in this PEM file for a wss:// server, beside the system's
+        /// (a server with a certificate it made itself)
+        #[arg(long, value_name = "FILE")]
+        trust_cert: Option<std::path::PathBuf>,
         /// The file of this engine's identity, made on first use (default: the data folder's
         /// engine-identity)
         #[arg(long)]
@@ -460,8 +464,13 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             movetime,
             level,
             name,
+            trust_cert,
             identity,
         } => {
+            if let Some(cert) = trust_cert {
+                khet_protocol::client::trust_certificate(&cert)
+                    .map_err(|e| Failure::Input(e.to_string()))?;
+            }
             let request = match (create, join, seek) {
                 (true, None, false) => online::Request::Create(khet_protocol::NewGame {
                     setup,

@@ -22,6 +22,10 @@ struct Server {
 
 impl Server {
     fn start(data: &Path, addr: SocketAddr) -> Server {
+        Server::start_with(data, addr, Settings::default())
+    }
+
+    fn start_with(data: &Path, addr: SocketAddr, settings: Settings) -> Server {
         let runtime = tokio::runtime::Runtime::new().unwrap();
         // A server stopped a moment ago may still hold the address while its tasks wind down:
         // bound as soon as it is free.
@@ -39,7 +43,7 @@ impl Server {
         runtime.spawn(async move {
             let store = Store::open_folder(&data).await.unwrap();
             let listener = tokio::net::TcpListener::from_std(std_listener).unwrap();
-            khet_server::serve(listener, store, Settings::default(), std::future::pending())
+            khet_server::serve(listener, store, settings, std::future::pending())
                 .await
                 .unwrap();
         });
@@ -201,7 +205,7 @@ fn online_refuses_bad_arguments_at_once() {
         &[
             "online",
             "--server",
-            "wss://example.org",
+            "https://example.org",
             "--seek",
             "--identity",
             id,
@@ -232,5 +236,99 @@ fn online_refuses_bad_arguments_at_once() {
     assert_eq!(code, 2);
     assert!(err.contains("broken:1: not an identity"), "{err}");
     assert_eq!(std::fs::read(&broken).unwrap(), b"\xff\xfe not hex");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A self-signed certificate for `localhost`, made as a club would (openssl): (cert, key).
+fn certificate(dir: &Path) -> (PathBuf, PathBuf) {
+    let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
+    let out = Command::new("openssl")
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+        ])
+        .args(["-nodes", "-days", "2", "-subj", "/CN=localhost"])
+        .args(["-addext", "subjectAltName=DNS:localhost"])
+        .args(["-addext", "basicConstraints=critical,CA:FALSE"])
+        .arg("-keyout")
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .output()
+        .expect("openssl runs (.ci/test installs it)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (cert, key)
+}
+
+#[test]
+fn two_engines_play_over_wss_trusting_the_servers_own_certificate() {
+    let dir = temp("wss");
+    let (cert, key) = certificate(&dir);
+    let tls = khet_server::tls::Tls::from_pem_files(&cert, &key).unwrap();
+    let settings = Settings {
+        tls: Some(tls),
+        ..Settings::default()
+    };
+    let server = Server::start_with(&dir.join("data"), "127.0.0.1:0".parse().unwrap(), settings);
+    let url = format!("wss://localhost:{}", server.addr.port());
+    let cert = cert.to_str().unwrap();
+    let player = |who: &str, how: &[&str], trust: bool| {
+        let identity = dir.join(who);
+        let mut args = vec![
+            "online",
+            "--server",
+            &url,
+            "--movetime",
+            "20",
+            "--name",
+            who,
+        ];
+        args.extend_from_slice(how);
+        if trust {
+            args.extend_from_slice(&["--trust-cert", cert]);
+        }
+        args.extend_from_slice(&["--identity", identity.to_str().unwrap()]);
+        engine(&args)
+    };
+
+    // Without the certificate trusted, the engine refuses the server and says why.
+    let (code, _, err) = finish_within_patience(
+        player("Doubter", &["--create"], false),
+        "an engine refusing the certificate",
+    );
+    assert_ne!(code, 0);
+    assert!(err.to_lowercase().contains("certificate"), "{err}");
+
+    let mut creator = player("Engine A", &["--create", "--color", "silver"], true);
+    let mut first = String::new();
+    let mut out = BufReader::new(creator.stdout.take().unwrap());
+    out.read_line(&mut first).unwrap();
+    let code = first
+        .trim()
+        .strip_prefix("code ")
+        .expect("the code first")
+        .to_string();
+    let joiner = player("Engine B", &["--join", &code], true);
+    let (code_b, out_b, err_b) = finish_within_patience(joiner, "the joiner's game");
+    let mut rest = String::new();
+    out.read_to_string(&mut rest).unwrap();
+    let (code_a, _, err_a) = finish_within_patience(creator, "the creator's game");
+    assert_eq!((code_a, code_b), (0, 0), "{err_a}\n{err_b}");
+    let result = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("result "))
+            .map(str::to_string)
+    };
+    assert!(result(&rest).is_some(), "{rest}");
+    assert_eq!(result(&rest), result(&out_b));
+    server.stop();
     let _ = std::fs::remove_dir_all(&dir);
 }

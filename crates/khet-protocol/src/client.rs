@@ -4,11 +4,16 @@
 //! [`Backoff`] for the waits.
 
 use crate::{ClientMsg, PlayerInfo, Refusal, ServerMsg, VERSION};
+use rustls::pki_types::CertificateDer;
+use rustls::pki_types::pem::PemObject;
+use rustls::{ClientConfig, RootCertStore};
 use std::fmt;
 use std::io;
 use std::net::{TcpStream, ToSocketAddrs};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tungstenite::{Message, WebSocket};
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Connector, Message, WebSocket};
 
 /// How long connecting and the server's `welcome` may take.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -53,23 +58,23 @@ impl From<tungstenite::Error> for ClientError {
 }
 
 /// The WebSocket address of a server's base address: `ws://host:port` gives
-/// `ws://host:port/ws`; `host:port` alone is taken as `ws://host:port`. `wss://` is refused:
-/// this build speaks plain WebSockets only (put a TLS proxy in front of a public server).
+/// `ws://host:port/ws`, `wss://host:port` gives `wss://host:port/ws` (TLS, checked against the
+/// system's roots and [`trust_certificate`]'s); `host:port` alone is taken as `ws://host:port`.
+/// With its `host:port` (the port 80 or 443 when none is given).
 pub fn socket_url(base: &str) -> Result<(String, String), ClientError> {
     let base = base.trim();
-    let rest = if let Some(rest) = base.strip_prefix("ws://") {
-        rest.trim_end_matches('/')
-    } else if base.starts_with("wss://") {
-        return Err(ClientError::Address(format!(
-            "{base}: wss:// is not supported by this build; use ws://"
-        )));
+    let (scheme, rest, port) = if let Some(rest) = base.strip_prefix("ws://") {
+        ("ws", rest, 80)
+    } else if let Some(rest) = base.strip_prefix("wss://") {
+        ("wss", rest, 443)
     } else if base.contains("://") {
         return Err(ClientError::Address(format!(
-            "{base}: a server's address starts with ws://"
+            "{base}: a server's address starts with ws:// or wss://"
         )));
     } else {
-        base.trim_end_matches('/')
+        ("ws", base, 80)
     };
+    let rest = rest.trim_end_matches('/');
     let host = rest.split('/').next().unwrap_or_default();
     if host.is_empty() {
         return Err(ClientError::Address(format!("{base}: no host")));
@@ -80,14 +85,65 @@ pub fn socket_url(base: &str) -> Result<(String, String), ClientError> {
     {
         host.to_string()
     } else {
-        format!("{host}:80")
+        format!("{host}:{port}")
     };
-    Ok((format!("ws://{rest}/ws"), host_port))
+    Ok((format!("{scheme}://{rest}/ws"), host_port))
+}
+
+/// The one more certificate [`trust_certificate`] was given, with the system's roots: the TLS
+/// settings of every `wss://` connection of this process, made on first use.
+static TLS: std::sync::Mutex<Option<Arc<ClientConfig>>> = std::sync::Mutex::new(None);
+static EXTRA: std::sync::Mutex<Option<Vec<CertificateDer<'static>>>> = std::sync::Mutex::new(None);
+
+/// Trusts the certificate(s) in the PEM file `path` for `wss://` from now on, beside the
+/// system's roots: a club's server with a certificate it made itself.
+pub fn trust_certificate(path: &std::path::Path) -> Result<(), ClientError> {
+    let at = |why: String| ClientError::Address(format!("{}: {why}", path.display()));
+    let certs = CertificateDer::pem_file_iter(path)
+        .map_err(|e| at(e.to_string()))?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| at(e.to_string()))?;
+    if certs.is_empty() {
+        return Err(at("no certificate in it (PEM, BEGIN CERTIFICATE)".into()));
+    }
+    *lock(&EXTRA) = Some(certs);
+    *lock(&TLS) = None;
+    Ok(())
+}
+
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The TLS settings: the system's root certificates and the one more trusted.
+fn tls() -> Result<Arc<ClientConfig>, ClientError> {
+    let mut made = lock(&TLS);
+    if let Some(config) = made.as_ref() {
+        return Ok(config.clone());
+    }
+    let mut roots = RootCertStore::empty();
+    // A root the system has but rustls cannot read is left out, as browsers do.
+    let (_added, _ignored) =
+        roots.add_parsable_certificates(rustls_native_certs::load_native_certs().certs);
+    for cert in lock(&EXTRA).iter().flatten() {
+        roots
+            .add(cert.clone())
+            .map_err(|e| ClientError::Address(format!("the certificate to trust: {e}")))?;
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| ClientError::Connection(format!("TLS: {e}")))?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let config = Arc::new(config);
+    *made = Some(config.clone());
+    Ok(config)
 }
 
 /// One connection to the server, after `hello`.
 pub struct Connection {
-    socket: WebSocket<TcpStream>,
+    socket: WebSocket<MaybeTlsStream<TcpStream>>,
     /// Who the server knows this installation as.
     pub player: PlayerInfo,
 }
@@ -131,8 +187,14 @@ impl Connection {
             .and_then(|()| stream.set_write_timeout(Some(CONNECT_TIMEOUT)))
             .and_then(|()| stream.set_nodelay(true))
             .map_err(|e| ClientError::Connection(e.to_string()))?;
-        let (socket, _) = tungstenite::client::client(url.as_str(), stream)
-            .map_err(|e| ClientError::Connection(format!("{url}: {e}")))?;
+        let connector = if url.starts_with("wss://") {
+            Connector::Rustls(tls()?)
+        } else {
+            Connector::Plain
+        };
+        let (socket, _) =
+            tungstenite::client_tls_with_config(url.as_str(), stream, None, Some(connector))
+                .map_err(|e| ClientError::Connection(format!("{url}: {e}")))?;
         let mut conn = Connection {
             socket,
             player: PlayerInfo {
@@ -167,6 +229,16 @@ impl Connection {
         }
     }
 
+    /// The connection under the WebSocket (and its TLS).
+    fn tcp(&self) -> &TcpStream {
+        match self.socket.get_ref() {
+            MaybeTlsStream::Rustls(tls) => tls.get_ref(),
+            MaybeTlsStream::Plain(tcp) => tcp,
+            // No other kind is built (no native-tls).
+            _ => unreachable!("a plain or rustls stream"),
+        }
+    }
+
     /// Sends one message.
     pub fn send(&mut self, msg: &ClientMsg) -> Result<(), ClientError> {
         self.socket.send(Message::text(msg.to_json()))?;
@@ -176,8 +248,7 @@ impl Connection {
     /// The next message, waiting at most `wait`; `None` if none came in time.
     pub fn recv(&mut self, wait: Duration) -> Result<Option<ServerMsg>, ClientError> {
         let wait = wait.max(Duration::from_millis(1));
-        self.socket
-            .get_mut()
+        self.tcp()
             .set_read_timeout(Some(wait))
             .map_err(|e| ClientError::Connection(e.to_string()))?;
         let deadline = Instant::now() + wait;
@@ -262,7 +333,10 @@ mod tests {
             url("ws://example.org").unwrap(),
             "ws://example.org/ws example.org:80"
         );
-        assert!(url("wss://example.org").is_err());
+        assert_eq!(
+            url("wss://example.org").unwrap(),
+            "wss://example.org/ws example.org:443"
+        );
         assert!(url("http://example.org").is_err());
         assert!(url("ws://").is_err());
     }
@@ -285,7 +359,7 @@ mod tests {
             other => panic!("{:?}", other.err()),
         }
         // A wrong address anywhere in the list is reported before anything is tried.
-        let wrong = format!("ws://127.0.0.1:{p},wss://example.org");
+        let wrong = format!("ws://127.0.0.1:{p},https://example.org");
         assert!(matches!(
             Connection::open(&wrong, identity, "me"),
             Err(ClientError::Address(_))

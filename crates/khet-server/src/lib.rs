@@ -19,6 +19,7 @@ pub mod serving;
 mod socket;
 mod state;
 pub mod store;
+pub mod tls;
 mod util;
 pub mod watch;
 
@@ -111,6 +112,8 @@ pub struct Settings {
     pub abandon_grace: std::time::Duration,
     /// One node among several, or alone.
     pub cluster: Option<ClusterSettings>,
+    /// Serve `https` and `wss` with this certificate, or plain `http` and `ws`.
+    pub tls: Option<tls::Tls>,
 }
 
 impl Default for Settings {
@@ -119,6 +122,7 @@ impl Default for Settings {
             limits: LimitSettings::default(),
             abandon_grace: std::time::Duration::from_millis(khet_protocol::ABANDON_GRACE_MS),
             cluster: None,
+            tls: None,
         }
     }
 }
@@ -156,7 +160,7 @@ pub async fn serve(
         tracing::info!(games = resumed, "took up the unfinished games");
     }
     let app = router(hub, limits);
-    serving::run(listener, app, shutdown).await;
+    serving::run(listener, app, settings.tls.clone(), shutdown).await;
     tracing::info!("stopping");
     // Other nodes (or this one started among several) take its games up at once instead of
     // after its leases; as far as the database lets it, and no longer than RELEASE_WAIT.

@@ -19,7 +19,7 @@ use std::time::Duration;
     version,
     about = "Khet online: games between players anywhere, checked by the engine and stored \
              before they are acknowledged",
-    after_help = "It prints `listening on ws://ADDRESS` when ready, and logs to standard error. \
+    after_help = "It prints `listening on ws://ADDRESS` (wss:// with TLS) when ready, and logs to standard error. \
                   Games and players are kept in an SQLite database in the data folder, or in \
                   PostgreSQL with --database. Every option can also be set in a file given with \
                   --config, one `name = value` a line (the option's name without its dashes); \
@@ -98,6 +98,12 @@ struct Args {
     /// Seconds a player must be gone before the opponent may claim the game
     #[arg(long, value_name = "SECONDS", default_value_t = khet_protocol::ABANDON_GRACE_MS as f64 / 1000.0)]
     abandon_grace: f64,
+    /// Serve https and wss with the certificate chain in this PEM file (needs --tls-key)
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert's certificate, a PEM file
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
     /// How the log on standard error is written: text lines, or JSON objects for a collector
     #[arg(long, value_enum, default_value = "text")]
     log_format: LogFormat,
@@ -180,13 +186,18 @@ async fn run(args: Args, place: Place) -> Result<(), String> {
             (store, data.display().to_string())
         }
     };
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => Some(khet_server::tls::Tls::from_pem_files(cert, key)?),
+        _ => None,
+    };
+    let scheme = if tls.is_some() { "wss" } else { "ws" };
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     // Whoever started the server may have stopped reading its output: never fail on that.
     let mut stdout = std::io::stdout();
-    let _ = writeln!(stdout, "listening on ws://{addr}\ndata in {where_}");
+    let _ = writeln!(stdout, "listening on {scheme}://{addr}\ndata in {where_}");
     let _ = stdout.flush();
     if !(0.0..=86_400.0).contains(&args.abandon_grace) {
         return Err("--abandon-grace is 0 to 86400 seconds".into());
@@ -229,6 +240,7 @@ async fn run(args: Args, place: Place) -> Result<(), String> {
             }
             None => None,
         },
+        tls,
     };
     khet_server::serve(listener, store, settings, shutdown())
         .await

@@ -5,6 +5,7 @@
 //! stop; WebSockets, once upgraded, are the sessions' own and end with the process (clients
 //! reconnect, to another node if there is one).
 
+use crate::tls::Tls;
 use axum::Router;
 use axum::extract::ConnectInfo;
 use hyper::server::conn::http1;
@@ -12,6 +13,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use std::future::Future;
 use std::net::SocketAddr;
 use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
@@ -27,9 +29,15 @@ pub const STOP_WAIT: Duration = Duration::from_secs(5);
 /// pause the loop would spin on the same error.
 const ACCEPT_PAUSE: Duration = Duration::from_millis(100);
 
-/// Serves `app` on `listener` until `stop` completes, then closes the connections: idle ones at
-/// once, the others when their request is answered or [`STOP_WAIT`] has passed.
-pub async fn run(listener: TcpListener, app: Router, stop: impl Future<Output = ()>) {
+/// Serves `app` on `listener` (over TLS with `tls`) until `stop` completes, then closes the
+/// connections: idle ones at once, the others when their request is answered or [`STOP_WAIT`]
+/// has passed.
+pub async fn run(
+    listener: TcpListener,
+    app: Router,
+    tls: Option<Tls>,
+    stop: impl Future<Output = ()>,
+) {
     let (stopping_tx, stopping) = watch::channel(false);
     let mut connections = JoinSet::new();
     tokio::pin!(stop);
@@ -38,7 +46,11 @@ pub async fn run(listener: TcpListener, app: Router, stop: impl Future<Output = 
             () = &mut stop => break,
             accepted = listener.accept() => match accepted {
                 Ok((stream, addr)) => {
-                    connections.spawn(connection(stream, addr, app.clone(), stopping.clone()));
+                    let (app, stopping) = (app.clone(), stopping.clone());
+                    match tls.clone() {
+                        None => connections.spawn(connection(stream, addr, app, stopping)),
+                        Some(tls) => connections.spawn(secured(tls, stream, addr, app, stopping)),
+                    };
                 }
                 Err(e) => {
                     tracing::warn!("accepting a connection: {e}");
@@ -65,13 +77,31 @@ pub async fn run(listener: TcpListener, app: Router, stop: impl Future<Output = 
     }
 }
 
-/// One connection, until it closes or the server stops.
-async fn connection(
+/// One connection over TLS: its handshake must end within [`HEADER_WAIT`] too.
+async fn secured(
+    tls: Tls,
     stream: TcpStream,
     addr: SocketAddr,
     app: Router,
-    mut stopping: watch::Receiver<bool>,
+    stopping: watch::Receiver<bool>,
 ) {
+    match tokio::time::timeout(HEADER_WAIT, tls.acceptor.accept(stream)).await {
+        Ok(Ok(stream)) => connection(stream, addr, app, stopping).await,
+        // A client that does not speak TLS, or does not trust the certificate, says so itself.
+        Ok(Err(e)) => tracing::debug!("TLS handshake with {addr}: {e}"),
+        Err(_) => tracing::debug!("TLS handshake with {addr}: too slow"),
+    }
+}
+
+/// One connection, until it closes or the server stops.
+async fn connection<S>(
+    stream: S,
+    addr: SocketAddr,
+    app: Router,
+    mut stopping: watch::Receiver<bool>,
+) where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
     let service = hyper::service::service_fn(move |mut request: hyper::Request<_>| {
         // What `ConnectInfo` reads: the limits are per address.
         request.extensions_mut().insert(ConnectInfo(addr));

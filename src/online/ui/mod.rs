@@ -124,7 +124,7 @@ fn offline(
         ui.end_row();
         ui.label("Server");
         ui.text_edit_singleline(&mut server).on_hover_text(
-            "ws://HOST:PORT. Several nodes of one service, separated by commas, are tried in \
+            "ws://HOST:PORT, or wss://HOST:PORT for a server with TLS. Several nodes of one service, separated by commas, are tried in \
              turn: if yours goes down, the game goes on on another.",
         );
         ui.end_row();

@@ -196,7 +196,10 @@ impl Server {
             .strip_prefix("listening on ")
             .unwrap_or_else(|| panic!("not the first line expected: {line:?}"))
             .to_string();
-        let addr = url.trim_start_matches("ws://").to_string();
+        let addr = url
+            .trim_start_matches("wss://")
+            .trim_start_matches("ws://")
+            .to_string();
         Server { child, url, addr }
     }
 
