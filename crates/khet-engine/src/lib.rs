@@ -54,6 +54,7 @@
 #![warn(missing_docs)]
 
 pub mod book;
+mod clock;
 pub mod eval;
 pub mod fairness;
 pub mod game;
@@ -80,6 +81,9 @@ mod tt;
 mod zobrist;
 
 pub use book::{Book, BookError, BookMove};
+/// The clock of [`puzzle::Solver::deadline`] and of the search: std's `Instant`, or on
+/// `wasm32-unknown-unknown` (a browser, where std's panics) the `web-time` crate's.
+pub use clock::Instant;
 pub use game::{DrawReason, Game, GameError, GameResult, Turn, WinReason};
 pub use laser::{Hit, HitEffect, Hits, Segment, SegmentEnd, Shot, fire};
 pub use level::Level;

@@ -16,6 +16,7 @@
 //! per position. Held to threats ([`Solver::threats_only`]), the same search is the computer
 //! opponent's threat-space search: narrower, so much deeper, and no longer exact about "no win".
 
+use crate::clock::Instant;
 use crate::moves::Move;
 use crate::piece::Color;
 use crate::position::{Position, sphinx_square};
@@ -25,7 +26,6 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 /// The solver ran past its node limit before it could answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -133,6 +133,7 @@
 //! alone, the reported nodes everyone's. One thread is the plain search, exactly.
 
 use crate::book::Book;
+use crate::clock::Instant;
 use crate::eval::{WIN, Weights, evaluate_with};
 use crate::game::Game;
 use crate::laser::Hits;
@@ -142,7 +143,7 @@ use crate::position::{Position, touches};
 use crate::tt::{EXACT, Entry, LOWER, SLOT_BYTES, Table, UPPER};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const MAX_PLY: usize = 64;
 /// Moves searched in full before the late ones may be reduced.
@@ -210,8 +211,14 @@ const THREAT_SPACE_MOVES: u32 = 8;
 /// recapture, no more. Khet has no checks to follow and few long capture chains, and each ply
 /// makes and fires every move of the side to move; the cap bounds that work.
 const QUIESCENCE_PLIES: u32 = 2;
-/// The most threads a search runs.
-pub const MAX_THREADS: usize = 256;
+/// The most threads a search runs: 1 on `wasm32-unknown-unknown`, where a browser gives no
+/// threads to spawn; there a search asking for more ([`Options::threads`], the protocol's
+/// `Threads`) runs on the calling thread alone, as one thread does everywhere.
+pub const MAX_THREADS: usize = if cfg!(all(target_arch = "wasm32", target_os = "unknown")) {
+    1
+} else {
+    256
+};
 const INF: i32 = WIN + 1000;
 
 /// What limits a search. Without any limit it runs until stopped.
@@ -355,7 +362,8 @@ pub struct SearchResult {
 /// the protocol and matches set alike. The default is the search as it plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// Threads searching at once, 1 (the default) to [`MAX_THREADS`]: see the module docs.
+    /// Threads searching at once, 1 (the default) to [`MAX_THREADS`]: see the module docs. More
+    /// than [`MAX_THREADS`] search as [`MAX_THREADS`] (one, on the web).
     pub threads: usize,
     /// Whether a side to move that already stands at or above beta may pass to prove it (see
     /// the module docs).
@@ -716,7 +724,9 @@ impl Searcher {
             report(&won.1);
             return won.0;
         }
-        if self.options.threads <= 1 || position.legal_moves().is_empty() {
+        // `MAX_THREADS == 1` (the web) is known when compiling: the threaded code below is
+        // never reached there, and native builds compile to the same code as without it.
+        if self.options.threads <= 1 || MAX_THREADS == 1 || position.legal_moves().is_empty() {
             return self.iterate(position, limits, start, &mut report);
         }
         // Lazy SMP: helpers search the same root on the shared table, every other one a ply
