@@ -66,13 +66,9 @@ pub struct Hint(pub Option<(Position, Move)>);
 #[derive(Message, Clone, Copy, Debug)]
 pub struct HintRequested;
 
-/// Time per move by level, without clocks.
+/// Time per move by level, without clocks: the engine's, which the browser page shares.
 pub fn budget(level: Level) -> Duration {
-    match level {
-        Level::Beginner | Level::Casual => Duration::from_millis(300),
-        Level::Strong => Duration::from_millis(1500),
-        Level::Master => Duration::from_millis(2500),
-    }
+    level.budget()
 }
 
 pub(super) fn plugin(app: &mut App) {

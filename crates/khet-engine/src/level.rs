@@ -60,6 +60,17 @@ impl Level {
         }
     }
 
+    /// The computer's time for a move at this level when no clock says otherwise, the
+    /// `budget` of [`Level::choose`]: what the desktop game and the browser page give it.
+    /// Beginner and Casual search to a fixed depth and are done well within theirs.
+    pub fn budget(self) -> Duration {
+        match self {
+            Level::Beginner | Level::Casual => Duration::from_millis(300),
+            Level::Strong => Duration::from_millis(1500),
+            Level::Master => Duration::from_millis(2500),
+        }
+    }
+
     /// Chooses a move for the game's side to move (`None` when it has none), knowing the game's
     /// history (it avoids repeating when ahead). `rng` varies the choice of the lower levels;
     /// the same generator state and game give the same move. Master uses all of `budget`.
