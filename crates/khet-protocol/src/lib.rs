@@ -460,6 +460,8 @@ pub enum Refusal {
     BadGame,
     /// The server could not store it; nothing changed.
     Storage,
+    /// The server's operator barred this identity; the reason says why.
+    Barred,
 }
 
 /// What the server says.

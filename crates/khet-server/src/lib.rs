@@ -3,6 +3,7 @@
 //! clocks (`room`); every change is stored in SQLite (`store`) before anyone is told; games and
 //! players are listed over plain HTTP (`http`), and games are watched in a browser (`watch`).
 
+pub mod admin;
 pub mod backup;
 pub mod cluster;
 mod http;
@@ -114,6 +115,8 @@ pub struct Settings {
     pub cluster: Option<ClusterSettings>,
     /// Serve `https` and `wss` with this certificate, or plain `http` and `ws`.
     pub tls: Option<tls::Tls>,
+    /// Where the operator's commands arrive (`admin`), if anywhere.
+    pub admin: Option<std::sync::Arc<admin::Socket>>,
 }
 
 impl Default for Settings {
@@ -123,6 +126,7 @@ impl Default for Settings {
             abandon_grace: std::time::Duration::from_millis(khet_protocol::ABANDON_GRACE_MS),
             cluster: None,
             tls: None,
+            admin: None,
         }
     }
 }
@@ -159,6 +163,9 @@ pub async fn serve(
     if resumed > 0 {
         tracing::info!(games = resumed, "took up the unfinished games");
     }
+    if let Some(socket) = &settings.admin {
+        socket.serve(hub.clone()).map_err(StoreError::System)?;
+    }
     let app = router(hub, limits);
     serving::run(listener, app, settings.tls.clone(), shutdown).await;
     tracing::info!("stopping");
@@ -178,6 +185,9 @@ pub async fn serve(
         .is_err()
     {
         tracing::warn!("closing the database: no answer; left");
+    }
+    if let Some(socket) = &settings.admin {
+        socket.remove();
     }
     Ok(())
 }

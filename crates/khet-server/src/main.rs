@@ -37,6 +37,10 @@ struct Cli {
     /// (the schema is made or brought up to date at start)
     #[arg(long, value_name = "URL", global = true)]
     database: Option<String>,
+    /// Where the operator's commands (`admin`) arrive: a Unix socket only this user may open
+    /// (default: admin.sock in the data folder; none with --database unless given)
+    #[arg(long, value_name = "PATH", global = true)]
+    admin_socket: Option<PathBuf>,
     #[command(flatten)]
     serve: Args,
     #[command(subcommand)]
@@ -57,6 +61,45 @@ enum Tend {
     Restore {
         /// The backup
         file: PathBuf,
+    },
+    /// Tell the running server (through --admin-socket)
+    Admin {
+        #[command(subcommand)]
+        what: Admin,
+    },
+}
+
+/// The operator's commands to a running server.
+#[derive(Subcommand)]
+enum Admin {
+    /// List the players, newest first
+    Players,
+    /// List the games, newest first
+    Games,
+    /// Give a player a name of the operator's choosing, which the player's game cannot change
+    Rename {
+        /// The player's id (as `players` shows it)
+        player: String,
+        /// The new name
+        name: String,
+    },
+    /// Bar an identity: its games end as resigned, and it cannot connect again
+    Bar {
+        /// The player's id
+        player: String,
+        /// What the player is told
+        #[arg(default_value = "")]
+        reason: String,
+    },
+    /// Let a barred identity connect again
+    Unbar {
+        /// The player's id
+        player: String,
+    },
+    /// Take an open game out of the lobby (withdrawn, as its creator would)
+    Unlist {
+        /// The game's code
+        code: String,
     },
 }
 
@@ -156,6 +199,15 @@ enum Place {
 }
 
 impl Place {
+    /// Where the operator's commands arrive: as given, or in the data folder.
+    fn admin_socket(&self, given: Option<&PathBuf>) -> Option<PathBuf> {
+        match (given, self) {
+            (Some(path), _) => Some(path.clone()),
+            (None, Place::Folder(dir)) => Some(dir.join("admin.sock")),
+            (None, Place::Server(_)) => None,
+        }
+    }
+
     fn of(cli: &Cli) -> Result<Place, String> {
         match (&cli.database, &cli.data) {
             (Some(url), _) => Ok(Place::Server(url.clone())),
@@ -167,7 +219,7 @@ impl Place {
     }
 }
 
-async fn run(args: Args, place: Place) -> Result<(), String> {
+async fn run(args: Args, place: Place, admin_socket: Option<PathBuf>) -> Result<(), String> {
     khet_server::logs::init(args.log_format, &args.log_level)?;
     // Held until the server ends: one server a data folder, and no restore under it.
     let mut _lock = None;
@@ -191,6 +243,12 @@ async fn run(args: Args, place: Place) -> Result<(), String> {
         _ => None,
     };
     let scheme = if tls.is_some() { "wss" } else { "ws" };
+    let admin = match admin_socket {
+        Some(path) => Some(std::sync::Arc::new(khet_server::admin::Socket::bind(
+            &path,
+        )?)),
+        None => None,
+    };
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
@@ -241,24 +299,30 @@ async fn run(args: Args, place: Place) -> Result<(), String> {
             None => None,
         },
         tls,
+        admin,
     };
     khet_server::serve(listener, store, settings, shutdown())
         .await
         .map_err(|e| e.to_string())
 }
 
-/// `backup` and `restore`.
-async fn tend(command: Tend, place: Place) -> Result<(), String> {
-    let Place::Folder(data) = place else {
-        return Err(
-            "PostgreSQL's games are backed up and restored with PostgreSQL's own \
-                    pg_dump and pg_restore (docs/server.md)"
-                .into(),
-        );
+/// `backup`, `restore` and `admin`.
+async fn tend(command: Tend, place: Place, admin_socket: Option<PathBuf>) -> Result<(), String> {
+    let folder = || match &place {
+        Place::Folder(data) => Ok(data.clone()),
+        Place::Server(_) => Err(
+            "PostgreSQL's games are backed up and restored with PostgreSQL's \
+                                 own pg_dump and pg_restore (docs/server.md)"
+                .to_string(),
+        ),
     };
     match command {
+        Tend::Admin { what } => {
+            let socket = admin_socket.ok_or("no admin socket: give the server's --admin-socket")?;
+            admin(&socket, &what)?;
+        }
         Tend::Backup { file } => {
-            let copy = khet_server::backup::backup(&data, &file).await?;
+            let copy = khet_server::backup::backup(&folder()?, &file).await?;
             println!(
                 "backed up {} game(s) and {} player(s) to {}",
                 copy.games,
@@ -267,6 +331,7 @@ async fn tend(command: Tend, place: Place) -> Result<(), String> {
             );
         }
         Tend::Restore { file } => {
+            let data = folder()?;
             let (copy, kept) = khet_server::backup::restore(&data, &file).await?;
             println!(
                 "restored {} game(s) and {} player(s) from {} into {}",
@@ -281,6 +346,28 @@ async fn tend(command: Tend, place: Place) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Sends `what` to the server listening on the admin socket at `socket`, and prints its answer.
+fn admin(socket: &std::path::Path, what: &Admin) -> Result<(), String> {
+    let (method, path, body) = match what {
+        Admin::Players => ("GET", "/players".to_string(), String::new()),
+        Admin::Games => ("GET", "/games".to_string(), String::new()),
+        Admin::Rename { player, name } => ("POST", format!("/players/{player}/name"), name.clone()),
+        Admin::Bar { player, reason } => ("POST", format!("/players/{player}/bar"), reason.clone()),
+        Admin::Unbar { player } => ("POST", format!("/players/{player}/unbar"), String::new()),
+        Admin::Unlist { code } => ("POST", format!("/games/{code}/unlist"), String::new()),
+    };
+    if path.contains(['?', '#', ' ']) {
+        return Err("an id or code has no spaces, ? or #".into());
+    }
+    let (status, answer) = khet_server::admin::request(socket, method, &path, &body)?;
+    print!("{answer}");
+    if status < 400 {
+        Ok(())
+    } else {
+        Err(format!("the server refused ({status})"))
+    }
 }
 
 fn main() -> ExitCode {
@@ -298,9 +385,12 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let done = Place::of(&cli).and_then(|place| match cli.command {
-        Some(command) => runtime.block_on(tend(command, place)),
-        None => runtime.block_on(run(cli.serve, place)),
+    let done = Place::of(&cli).and_then(|place| {
+        let admin_socket = place.admin_socket(cli.admin_socket.as_ref());
+        match cli.command {
+            Some(command) => runtime.block_on(tend(command, place, admin_socket)),
+            None => runtime.block_on(run(cli.serve, place, admin_socket)),
+        }
     });
     match done {
         Ok(()) => ExitCode::SUCCESS,

@@ -154,6 +154,7 @@ fn refusal_name(code: Refusal) -> &'static str {
         Refusal::NotNow => "not_now",
         Refusal::BadGame => "bad_game",
         Refusal::Storage => "storage",
+        Refusal::Barred => "barred",
     }
 }
 
@@ -295,6 +296,7 @@ mod tests {
             Refusal::NotNow,
             Refusal::BadGame,
             Refusal::Storage,
+            Refusal::Barred,
         ] {
             let json = serde_json::to_value(code).unwrap();
             assert_eq!(json.as_str(), Some(refusal_name(code)), "{code:?}");

@@ -161,7 +161,12 @@ async fn hello(socket: &mut WebSocket, hub: &Hub) -> Option<crate::store::Player
         }
     };
     let player = match hub.player(&identity, &name).await {
-        Ok(player) => player,
+        Ok(crate::hub::Admitted::Player(player)) => player,
+        Ok(crate::hub::Admitted::Barred(reason)) => {
+            let why = format!("the server's operator has barred you: {reason}");
+            refuse_and_close(socket, Refusal::Barred, &why).await;
+            return None;
+        }
         Err(e) => {
             crate::metrics::failed("hello", &e);
             refuse_and_close(
@@ -250,6 +255,11 @@ impl Session {
     }
 
     async fn incoming(&mut self, message: Message) -> Next {
+        if self.hub.is_barred(&self.player.id) {
+            let why = "the server's operator has barred you";
+            self.refuse(Refused::new(Refusal::Barred, why)).await;
+            return Next::Close("barred");
+        }
         let text = match message {
             Message::Text(text) => text,
             Message::Binary(_) => {

@@ -2,7 +2,7 @@
 //! that the same queries and migrations serve PostgreSQL. Every change a player is told about is
 //! committed here first; each change is one transaction.
 
-use khet_engine::GameResult;
+use khet_engine::{Color, GameResult};
 use khet_protocol::{ClockSpec, PlayerInfo, SeatChoice, Status};
 use skillratings::glicko2::Glicko2Rating;
 use sqlx::any::{AnyPoolOptions, AnyRow};
@@ -13,9 +13,14 @@ use std::fmt;
 use std::path::Path;
 
 /// The schema's steps, built into the program.
-const MIGRATIONS: [(i64, &str, &str); 2] = [
+const MIGRATIONS: [(i64, &str, &str); 3] = [
     (1, "games", include_str!("../migrations/0001_games.sql")),
     (2, "leases", include_str!("../migrations/0002_leases.sql")),
+    (
+        3,
+        "operator",
+        include_str!("../migrations/0003_operator.sql"),
+    ),
 ];
 
 /// The newest schema this server knows: a database brought further by a newer server is not
@@ -87,6 +92,24 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
 }
 
 type Result<T> = std::result::Result<T, StoreError>;
+
+/// What the operator said of a player.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Standing {
+    /// The name is the operator's: the player's own is not taken again.
+    pub named_by_operator: bool,
+    /// Barred, with the reason the player is told.
+    pub barred: Option<String>,
+}
+
+impl Standing {
+    fn from_row(row: &AnyRow) -> Result<Standing> {
+        Ok(Standing {
+            named_by_operator: row.try_get::<i64, _>("named_by_operator")? != 0,
+            barred: row.try_get("barred")?,
+        })
+    }
+}
 
 /// A player as stored.
 #[derive(Clone, Debug, PartialEq)]
@@ -389,6 +412,70 @@ impl Store {
         .execute(&self.pool)
         .await?;
         Ok(())
+    }
+
+    /// What the operator said of player `id` (`None`: no such player).
+    pub async fn standing(&self, id: &str) -> Result<Option<Standing>> {
+        let row = sqlx::query("SELECT named_by_operator, barred FROM players WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(Standing::from_row).transpose()
+    }
+
+    /// The operator names player `id` `name`, for good: the player's own name is not taken
+    /// again. Whether there is such a player.
+    pub async fn name_by_operator(&self, id: &str, name: &str) -> Result<bool> {
+        let done = sqlx::query("UPDATE players SET name = $1, named_by_operator = 1 WHERE id = $2")
+            .bind(name)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Bars player `id` (`Some(reason)`), or lets them back (`None`). Whether there is such a
+    /// player.
+    pub async fn bar(&self, id: &str, reason: Option<&str>) -> Result<bool> {
+        let done = sqlx::query("UPDATE players SET barred = $1 WHERE id = $2")
+            .bind(reason)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Every player, newest first, with what the operator said of each (at most `limit`).
+    pub async fn players(&self, limit: u32) -> Result<Vec<(PlayerRow, Standing)>> {
+        let rows = sqlx::query("SELECT * FROM players ORDER BY created_ms DESC LIMIT $1")
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|row| Ok((PlayerRow::from_row(row)?, Standing::from_row(row)?)))
+            .collect()
+    }
+
+    /// The games not over in which player `id` has a seat: each code with the side.
+    pub async fn seats_of(&self, id: &str) -> Result<Vec<(String, Color)>> {
+        let rows = sqlx::query(
+            "SELECT code, silver_player, red_player FROM games WHERE status <> 'over' \
+             AND (silver_player = $1 OR red_player = $1) ORDER BY created_ms",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let silver: Option<String> = row.try_get("silver_player")?;
+                let side = if silver.as_deref() == Some(id) {
+                    Color::Silver
+                } else {
+                    Color::Red
+                };
+                Ok((row.try_get("code")?, side))
+            })
+            .collect()
     }
 
     /// A player's new display name.

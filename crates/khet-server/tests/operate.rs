@@ -11,6 +11,7 @@ use common::services::{Postgres, Redis};
 use common::{
     Backend, Client, Db, PATIENCE, Server, casual, pair, pharaoh_line, play_line, replayed,
 };
+use khet_protocol::client::{ClientError, Connection};
 use khet_protocol::{ClientMsg, Refusal};
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -399,4 +400,103 @@ fn the_json_log_tells_of_each_game_created_and_ended_and_holds_no_secret() {
     for secret in secrets {
         assert!(!text.contains(&secret), "a secret in the log: {text}");
     }
+}
+
+/// `khet-server --data DIR admin ARGS`: exit status and everything it said.
+fn admin(db: &Db, args: &[&str]) -> (bool, String) {
+    let mut all: Vec<&std::ffi::OsStr> =
+        vec!["--data".as_ref(), db.folder().as_os_str(), "admin".as_ref()];
+    all.extend(args.iter().map(std::ffi::OsStr::new));
+    let out = tend(&all);
+    (out.status.success(), text(&out))
+}
+
+/// The id `admin players` shows for the player named `name`.
+fn player_id(db: &Db, name: &str) -> String {
+    let (ok, list) = admin(db, &["players"]);
+    assert!(ok, "{list}");
+    list.lines()
+        .find(|l| l.contains(name))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{name} in the list: {list}"))
+        .to_string()
+}
+
+#[test]
+fn the_operator_renames_bars_and_unlists_on_a_running_server() {
+    let db = Db::new(Backend::Sqlite, "admin");
+    let server = Server::start(&db, 0, &[]);
+    let socket = db.folder().join("admin.sock");
+    let mode =
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&socket).unwrap().permissions());
+    assert_eq!(
+        mode & 0o777,
+        0o600,
+        "only the server's user may open the admin socket"
+    );
+
+    let (mut silver, mut red, playing) = two_players(&server);
+    let mut host = Client::connect(&server.url, "Host");
+    let listed = host.create(khet_protocol::NewGame {
+        listed: true,
+        ..casual()
+    });
+    let (ok, games) = admin(&db, &["games"]);
+    assert!(
+        ok && games.contains(&playing) && games.contains(&listed),
+        "{games}"
+    );
+    assert!(games.contains("open, listed"), "{games}");
+
+    // A rename sticks: the player's own name at its next hello does not undo it.
+    let red_id = player_id(&db, "Red player");
+    let (ok, said) = admin(&db, &["rename", &red_id, "Renamed"]);
+    assert!(ok, "{said}");
+    let again = Connection::open(&server.url, &red.identity, "Red player").unwrap();
+    assert_eq!(again.player.name, "Renamed");
+    again.close();
+    let (ok, said) = admin(&db, &["rename", &red_id, "bad\u{7}name"]);
+    assert!(!ok && said.contains("control"), "{said}");
+
+    // A bar: the game ends as resigned, the connection closes, and the identity is refused.
+    let silver_id = player_id(&db, "Silver player");
+    let (ok, said) = admin(&db, &["bar", &silver_id, "abusive chat"]);
+    assert!(
+        ok && said.contains(&format!("game {playing}: resigned")),
+        "{said}"
+    );
+    let result = red.wait_result();
+    assert_eq!(
+        result,
+        khet_engine::GameResult::Win {
+            winner: khet_engine::Color::Red,
+            reason: khet_engine::WinReason::Resignation
+        }
+    );
+    silver.send(&ClientMsg::Ping);
+    silver.until("the refusal", |c| !c.refusals.is_empty());
+    assert_eq!(silver.refusals[0].0, Refusal::Barred);
+    match Connection::open(&server.url, &silver.identity, "Silver player") {
+        Err(ClientError::Refused(Refusal::Barred, why)) => {
+            assert!(why.contains("abusive chat"), "{why}");
+        }
+        other => panic!("a barred identity connected: {:?}", other.err()),
+    }
+    let (_, list) = admin(&db, &["players"]);
+    assert!(list.contains("barred: abusive chat"), "{list}");
+    let (ok, said) = admin(&db, &["unbar", &silver_id]);
+    assert!(ok, "{said}");
+    Connection::open(&server.url, &silver.identity, "Silver player")
+        .expect("let back")
+        .close();
+
+    // A listed game taken out of the lobby.
+    let (ok, said) = admin(&db, &["unlist", &listed]);
+    assert!(ok, "{said}");
+    assert!(!server.get("/games").1.contains(&listed));
+    let (ok, said) = admin(&db, &["unlist", &playing]);
+    assert!(!ok && said.contains("not waiting"), "{said}");
+    let (ok, said) = admin(&db, &["bar", "nobody42"]);
+    assert!(!ok && said.contains("no player"), "{said}");
+    drop((silver, red, host, server));
 }

@@ -8,6 +8,8 @@ mod lobby;
 mod nodes;
 mod seats;
 
+pub use seats::Admitted;
+
 use crate::cluster::{self, Broker};
 use crate::messages::{Command, RoomHost};
 use crate::room::Room;
@@ -78,6 +80,9 @@ struct Inner {
     pairing: tokio::sync::Mutex<()>,
     lobby: Mutex<Lobby>,
     lobby_tx: watch::Sender<Arc<str>>,
+    /// Players the operator barred while this node ran: their open connections here are
+    /// closed at their next message (a new one is refused at its hello, from the store).
+    barred: Mutex<std::collections::HashSet<String>>,
 }
 
 /// The server's live games; cheap to clone.
@@ -108,6 +113,7 @@ impl Hub {
                 pairing: tokio::sync::Mutex::new(()),
                 lobby: Mutex::new(Lobby::new()),
                 lobby_tx,
+                barred: Mutex::new(std::collections::HashSet::new()),
             }),
         }
     }
@@ -206,6 +212,21 @@ impl Hub {
     /// How many rooms are live.
     pub fn live_rooms(&self) -> usize {
         lock(&self.inner.rooms).len()
+    }
+
+    /// The operator barred player `id`: its connections here close.
+    pub fn bar(&self, id: &str) {
+        lock(&self.inner.barred).insert(id.to_string());
+    }
+
+    /// The operator let player `id` back.
+    pub fn unbar(&self, id: &str) {
+        lock(&self.inner.barred).remove(id);
+    }
+
+    /// Whether the operator barred player `id` while this node ran.
+    pub fn is_barred(&self, id: &str) -> bool {
+        lock(&self.inner.barred).contains(id)
     }
 
     /// The broker, on a node among several.

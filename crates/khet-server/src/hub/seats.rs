@@ -171,14 +171,19 @@ impl Hub {
     }
 
     /// The player of an installation's identity, made on first sight; a new name is kept.
-    pub async fn player(&self, identity: &str, name: &str) -> Result<PlayerRow, StoreError> {
+    pub async fn player(&self, identity: &str, name: &str) -> Result<Admitted, StoreError> {
         let hash = secret::hash(identity);
         if let Some(mut player) = self.inner.store.player_by_identity(&hash).await? {
-            if player.name != name {
+            let standing = self.inner.store.standing(&player.id).await?;
+            let standing = standing.unwrap_or_default();
+            if let Some(reason) = standing.barred {
+                return Ok(Admitted::Barred(reason));
+            }
+            if player.name != name && !standing.named_by_operator {
                 self.inner.store.rename(&player.id, name).await?;
                 player.name = name.to_string();
             }
-            return Ok(player);
+            return Ok(Admitted::Player(player));
         }
         let player = PlayerRow {
             id: secret::new_code().map_err(StoreError::System)?,
@@ -190,8 +195,16 @@ impl Hub {
             .store
             .insert_player(&player, &hash, now_ms())
             .await?;
-        Ok(player)
+        Ok(Admitted::Player(player))
     }
+}
+
+/// Who said hello: a player, new or known, or an identity the operator barred.
+pub enum Admitted {
+    /// Welcome.
+    Player(PlayerRow),
+    /// Barred, with the operator's reason.
+    Barred(String),
 }
 
 fn gone(code: &str) -> Refused {
