@@ -166,6 +166,10 @@ pub enum GameMsg {
         /// The new owner.
         owner: String,
     },
+    /// This node's connection to the broker was lost and made again: whatever was published
+    /// meanwhile is lost, and the proxy asks the owner for it. Never published: a node gives it
+    /// to its own proxies.
+    Resync,
 }
 
 /// A node's heartbeat.
@@ -268,7 +272,16 @@ impl Broker {
             return;
         };
         let mut conn = self.conn.clone();
-        let sent: redis::RedisResult<i64> = conn.publish(channel, json).await;
+        let mut sent: redis::RedisResult<i64> = conn.publish(channel, &json).await;
+        if sent
+            .as_ref()
+            .is_err_and(|e| e.is_io_error() || e.is_connection_dropped())
+        {
+            // The connection manager makes a new connection after a failed command: once more,
+            // on it (a message sent twice is dropped by its receiver, a lost request is a
+            // player's wait and refusal).
+            sent = conn.publish(channel, &json).await;
+        }
         if let Err(e) = sent {
             crate::metrics::broker_failed();
             tracing::warn!("broker: publish on {channel}: {e}");
@@ -412,6 +425,11 @@ impl Broker {
             match attempt {
                 Ok((sink, stream)) => {
                     *self.sink.lock().await = sink;
+                    // Events published while the connection was down never come: without a
+                    // later event to show the gap, a follower would wait for them forever.
+                    for tx in lock(&self.games).values() {
+                        let _ = tx.send(GameMsg::Resync);
+                    }
                     return stream;
                 }
                 Err(e) => {

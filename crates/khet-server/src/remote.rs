@@ -47,6 +47,8 @@ impl Proxy {
         let (done_tx, mut done) = mpsc::unbounded_channel::<Done>();
         let mut followers: u32 = 0;
         let mut idle_since = Some(Instant::now());
+        // The last event handed to the followers, from which a resync asks.
+        let mut last: Option<u64> = None;
         loop {
             let idle_end = idle_since.map(|t| t + LINGER);
             tokio::select! {
@@ -73,8 +75,10 @@ impl Proxy {
                 },
                 msg = game.recv() => match msg {
                     Some(GameMsg::Out { n, json }) => {
+                        last = n.max(last);
                         let _ = tx.send((n, json.into()));
                     }
+                    Some(GameMsg::Resync) => self.resync(last, tx.clone()),
                     Some(GameMsg::Moved { owner }) if owner != self.owner => break,
                     Some(GameMsg::Moved { .. }) => {}
                     None => break,
@@ -95,6 +99,29 @@ impl Proxy {
         // Forgotten first, so that nobody is handed this proxy while it ends.
         self.host.remove_room(&self.code, self.id);
         self.broker.unfollow_game(&self.code).await;
+    }
+
+    /// Asks the owner for the events after `last` (as a spectator would, attaching and
+    /// detaching at once) and hands them to the followers, who drop what they have already.
+    fn resync(&self, last: Option<u64>, tx: broadcast::Sender<Out>) {
+        let broker = self.broker.clone();
+        let (owner, code) = (self.owner.clone(), self.code.clone());
+        tokio::spawn(async move {
+            let request = Request::Attach {
+                seat: None,
+                since: last,
+            };
+            if let Ok(Answer::Attached { catch_up, .. }) =
+                broker.request(&owner, &code, request).await
+            {
+                for (n, json) in catch_up {
+                    let _ = tx.send((n, json.into()));
+                }
+                let _ = broker
+                    .request(&owner, &code, Request::Detach { seat: None })
+                    .await;
+            }
+        });
     }
 
     /// Sends `command` to the owner on a task of its own (so that events flow meanwhile).

@@ -27,6 +27,10 @@ const MIGRATIONS: [(i64, &str, &str); 3] = [
 /// one it can restore.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].0;
 
+/// How long a statement waits for a connection to the database before it fails (the player is
+/// refused, nothing changed).
+const ACQUIRE_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The built-in database's file in its data folder.
 pub const DATABASE_FILE: &str = "khet-server.sqlite3";
 
@@ -332,6 +336,8 @@ impl Store {
         sqlx::any::install_default_drivers();
         let pool = AnyPoolOptions::new()
             .max_connections(8)
+            // A database that is down refuses a move within this, not sqlx's default 30 s.
+            .acquire_timeout(ACQUIRE_WAIT)
             .after_connect(|conn, _| {
                 Box::pin(async move {
                     if conn.backend_name().eq_ignore_ascii_case("sqlite") {

@@ -374,7 +374,12 @@ fn the_json_log_tells_of_each_game_created_and_ended_and_holds_no_secret() {
     let db = Db::new(Backend::Sqlite, "log");
     let dir = common::TempDir::new("log");
     let log = dir.0.join("server.log");
-    let server = Server::start_logged(&db, 0, &["--log-format", "json"], &log);
+    let server = Server::start_logged(
+        &db,
+        0,
+        &["--log-format", "json", "--log-level", "info"],
+        &log,
+    );
     let (mut silver, red, code) = two_players(&server);
     silver.send(&ClientMsg::Resign);
     silver.wait_result();

@@ -239,3 +239,65 @@ fn a_browser_watches_a_game_live_moves_beams_clocks_and_result() {
         "document.getElementById('status').textContent.includes('no game')",
     );
 }
+
+/// Names made of markup, quotes, a right-to-left override and emoji are shown as the text they
+/// are on the lobby and the watch page: no element is made from a name, and no script in one
+/// runs (issue 53).
+#[test]
+fn names_with_markup_are_shown_as_text_and_run_nothing() {
+    let db = Db::new(Backend::Sqlite, "markup");
+    let server = Server::start(&db, 0, &[]);
+    let http = server.url.replace("ws://", "http://");
+    // Each at most 24 characters, as a name may be.
+    let evil = "<img src=x onerror=p()>";
+    let odd = "\"Q'&\u{202e}🐍</td>";
+    let mut silver = Client::connect(&server.url, evil);
+    let code = silver.create(NewGame {
+        setup: "classic".into(),
+        clock: None,
+        color: SeatChoice::Silver,
+        rated: false,
+        listed: true,
+    });
+    let mut red = Client::connect(&server.url, odd);
+    red.join(&code);
+    silver.until("the start", |c| {
+        c.mirror().view.status == khet_protocol::Status::Playing
+    });
+    let browser = Browser::start(1280, 900);
+    // A trap the markup would spring: `p()` marks the page.
+    let trap = "(window.p = () => { document.body.dataset.pwned = '1'; }, true)";
+    let safe = |where_: &str| {
+        assert_eq!(
+            browser.eval("document.body.dataset.pwned === undefined"),
+            Value::Bool(true),
+            "a script in a name ran on {where_}"
+        );
+        assert_eq!(
+            count(&browser, "img"),
+            0,
+            "an element made from a name on {where_}"
+        );
+        let text = browser.eval("document.body.textContent");
+        let text = text.as_str().unwrap_or_default();
+        assert!(
+            text.contains(evil) && text.contains(odd),
+            "the names as text on {where_}: {text}"
+        );
+    };
+    browser.open(&format!("{http}/"));
+    browser.eval(trap);
+    browser.until(
+        "the game in the lobby",
+        &format!("document.body.textContent.includes('{code}')"),
+    );
+    safe("the lobby");
+    browser.open(&format!("{http}/watch/{code}"));
+    browser.eval(trap);
+    browser.until(
+        "the players' names",
+        "document.getElementById('name-red').textContent.length > 5",
+    );
+    safe("the watch page");
+    drop((silver, red));
+}

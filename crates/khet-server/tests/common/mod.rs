@@ -162,6 +162,11 @@ impl Server {
         let mut args: Vec<std::ffi::OsString> =
             vec!["--listen".into(), format!("127.0.0.1:{port}").into()];
         args.extend(db.args());
+        // The games' comings and goings would fill the tests' output: warnings and errors only,
+        // unless a test asks for more.
+        if !extra.contains(&"--log-level") {
+            args.extend(["--log-level".into(), "warn".into()]);
+        }
         args.extend(extra.iter().map(Into::into));
         Server::run(
             std::path::Path::new(env!("CARGO_BIN_EXE_khet-server")),

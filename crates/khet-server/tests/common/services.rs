@@ -286,11 +286,14 @@ impl Drop for Postgres {
     }
 }
 
-/// One Redis server for the whole test program.
+/// A Redis server: one for the whole test program ([`Redis::get`]), or a test's own, which it
+/// may stop and start again ([`Redis::own`]).
 pub struct Redis {
-    _guard: Child,
+    guards: std::sync::Mutex<Vec<Child>>,
     /// `redis://127.0.0.1:PORT`.
     pub url: String,
+    port: u16,
+    dir: PathBuf,
 }
 
 impl Redis {
@@ -298,6 +301,11 @@ impl Redis {
     pub fn get() -> &'static Redis {
         static REDIS: OnceLock<Redis> = OnceLock::new();
         REDIS.get_or_init(Redis::start)
+    }
+
+    /// A server of the caller's own, to stop and start again; stopped when dropped.
+    pub fn own() -> Redis {
+        Redis::start()
     }
 
     fn start() -> Redis {
@@ -308,23 +316,53 @@ impl Redis {
         {
             missing("Redis", "redis-server");
         }
-        let dir = TempDir::new("redis").keep();
         let port = free_port();
-        let log = dir.join("redis.log");
+        let redis = Redis {
+            guards: std::sync::Mutex::new(Vec::new()),
+            url: format!("redis://127.0.0.1:{port}"),
+            port,
+            dir: TempDir::new("redis").keep(),
+        };
+        redis.start_again();
+        redis
+    }
+
+    /// Stops it at once, its subscribers' connections cut (`SHUTDOWN NOSAVE`).
+    pub fn stop(&self) {
+        let _ = Command::new("redis-cli")
+            .args(["-p", &self.port.to_string(), "shutdown", "nosave"])
+            .output();
+        let start = std::time::Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
+            assert!(start.elapsed() < super::PATIENCE, "Redis did not stop");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Starts it (again) on the same port, empty, and waits until it listens.
+    pub fn start_again(&self) {
+        let log = self.dir.join("redis.log");
         let guard = guarded(
             &format!(
-                "redis-server --bind 127.0.0.1 --port {port} --dir '{}' --save '' \
-                 --appendonly no --protected-mode yes > '{}' 2>&1 &\nredis=$!",
-                dir.display(),
+                "redis-server --bind 127.0.0.1 --port {} --dir '{}' --save '' \
+                 --appendonly no --protected-mode yes >> '{}' 2>&1 &\nredis=$!",
+                self.port,
+                self.dir.display(),
                 log.display()
             ),
-            "kill $redis; wait $redis",
-            &dir,
+            "kill $redis 2>/dev/null; wait $redis",
+            &self.dir,
         );
-        wait_for_port(port, "Redis", &log);
-        Redis {
-            _guard: guard,
-            url: format!("redis://127.0.0.1:{port}"),
-        }
+        self.guards.lock().unwrap().push(guard);
+        wait_for_port(self.port, "Redis", &log);
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        // Only a test's own is ever dropped; the shared one lives in a static.
+        let _ = Command::new("redis-cli")
+            .args(["-p", &self.port.to_string(), "shutdown", "nosave"])
+            .output();
     }
 }
