@@ -8,7 +8,9 @@ mod common;
 use bevy::prelude::*;
 use common::{game, headless_with, send, sq, temp_dir};
 use khet::online::seats::OnlineFile;
-use khet::online::{LinkState, Online, OnlineFiles, OnlineRequest, OnlineTable};
+use khet::online::{
+    HostPort, Hosting, LinkState, Online, OnlineFiles, OnlineNotice, OnlineRequest, OnlineTable,
+};
 use khet::screen::Screen;
 use khet::settings::Settings;
 use khet::table::TableAction;
@@ -281,4 +283,91 @@ fn a_game_online_from_the_online_screen_to_its_result() {
     drop(app);
     runtime.shutdown_background();
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// *Host on this computer*: the game runs a server itself; its own game connects to it, a friend
+/// on the network joins the created game at the address shown and plays a move, the taken port
+/// of a second host is refused with a clear notice, and stopping closes the server.
+#[test]
+fn hosting_on_this_computer_serves_a_friend_and_stops_when_asked() {
+    let dir = temp_dir("online-host");
+    let mut app = the_game(&dir, "ws://127.0.0.1:1");
+    app.insert_resource(HostPort {
+        port: 0,
+        folder: Some(dir.join("hosted")),
+    });
+    common::go_to(&mut app, Screen::Online);
+
+    send(&mut app, OnlineRequest::Host(0));
+    until(&mut app, "connected to its own server", |a| {
+        matches!(state(a), Some(LinkState::Connected(_)))
+    });
+    let hosting = app.world().resource::<Hosting>();
+    let (address, port) = (hosting.address(), hosting.port());
+    assert_eq!(
+        app.world().resource::<Settings>().online_server,
+        format!("ws://127.0.0.1:{port}")
+    );
+    assert!(address.starts_with("ws://") && address.ends_with(&format!(":{port}")));
+
+    send(
+        &mut app,
+        OnlineRequest::Send(ClientMsg::Create(NewGame {
+            setup: "khet2/classic".into(),
+            clock: None,
+            color: SeatChoice::Silver,
+            rated: false,
+            listed: false,
+        })),
+    );
+    until(&mut app, "a code", |a| {
+        a.world().resource::<Online>().waiting.is_some()
+    });
+    let code = app.world().resource::<Online>().waiting.clone().unwrap();
+    // The friend, at the address the screen shows (this computer's address on its network).
+    let conn = Connection::open(&address, &format!("{:032x}", 0xF00D_u64), "Friend").unwrap();
+    let mut friend = Opponent { conn, mirror: None };
+    friend
+        .conn
+        .send(&ClientMsg::Join { code: code.clone() })
+        .unwrap();
+    friend.pump("the game", |f| f.mirror.is_some());
+    until(&mut app, "the table", |a| {
+        a.world()
+            .get_resource::<khet::table::Match>()
+            .is_some_and(|m| m.spec.online)
+    });
+    send(&mut app, SquareClicked(sq("e1")));
+    send(&mut app, SquareClicked(sq("e2")));
+    friend.pump("the host's move", |f| f.plies() == 1);
+
+    // A second game hosting on the same port: refused, saying why.
+    let other = temp_dir("online-host-2");
+    let mut second = the_game(&other, "ws://127.0.0.1:1");
+    second.insert_resource(HostPort {
+        port,
+        folder: Some(other.join("hosted")),
+    });
+    send(&mut second, OnlineRequest::Host(port));
+    until(&mut second, "the refusal", |a| {
+        a.world().resource::<OnlineNotice>().0.is_some()
+    });
+    let notice = second.world().resource::<OnlineNotice>().0.clone().unwrap();
+    assert!(
+        notice.contains(&format!("port {port} is taken")),
+        "{notice}"
+    );
+    assert!(second.world().get_resource::<Hosting>().is_none());
+
+    // Stopping: the server closes, and the friend's connection with it.
+    send(&mut app, OnlineRequest::StopHosting);
+    until(&mut app, "no longer hosting", |a| {
+        a.world().get_resource::<Hosting>().is_none()
+    });
+    let start = Instant::now();
+    while Connection::open(&address, &format!("{:032x}", 0xF00D_u64), "Friend").is_ok() {
+        assert!(start.elapsed() < PATIENCE, "the server still answers");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(friend);
 }

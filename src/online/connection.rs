@@ -24,6 +24,11 @@ pub enum OnlineRequest {
     Send(ClientMsg),
     /// Take one's seat again in game `code` (after a restart of the game).
     Return(String),
+    /// Run a server in the game, on this port of every address of the computer, and connect to
+    /// it (`host`).
+    Host(u16),
+    /// Stop the server the game runs.
+    StopHosting,
 }
 
 /// How the connection stands.
@@ -169,6 +174,7 @@ pub(super) fn requests(
                     online.send(msg.clone());
                 }
             }
+            OnlineRequest::Host(_) | OnlineRequest::StopHosting => {}
         }
     }
 }

@@ -16,12 +16,14 @@
 //! table's online notices.
 
 mod connection;
+mod host;
 mod link;
 pub mod seats;
 mod table;
 pub mod ui;
 
 pub use connection::{LinkState, Online, OnlineFiles, OnlineNotice, OnlineRequest};
+pub use host::{HostPort, Hosting};
 pub use table::{Absence, OnlineTable, describe};
 
 use bevy::prelude::*;
@@ -32,10 +34,12 @@ pub(super) fn plugin(app: &mut App) {
     trust_club_certificate();
     crate::frames::add_waking_message::<OnlineRequest>(app)
         .init_resource::<OnlineNotice>()
+        .init_resource::<HostPort>()
         .add_systems(Startup, read_files)
         .add_systems(
             Update,
             (
+                host::requests,
                 requests,
                 pump.run_if(resource_exists::<Online>),
                 // These read messages: they run every frame, so that they never find old ones.

@@ -6,6 +6,7 @@
 pub mod admin;
 pub mod backup;
 pub mod cluster;
+pub mod host;
 mod http;
 pub mod hub;
 pub mod limits;

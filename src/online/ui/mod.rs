@@ -1,9 +1,12 @@
 //! The Online screen (the name and server, creating a game and its code, joining or watching by
-//! code, quick pairing, the lobby, the leaderboard, the games to return to) and, at the table,
+//! code, quick pairing, the lobby, the leaderboard, the games to return to, hosting a server on
+//! this computer) and, at the table,
 //! what online play adds: the connection's state, the opponent gone and the claim, and the
 //! opponent's take-back request.
 
-use super::{LinkState, Online, OnlineFiles, OnlineNotice, OnlineRequest, OnlineTable};
+use super::{
+    HostPort, Hosting, LinkState, Online, OnlineFiles, OnlineNotice, OnlineRequest, OnlineTable,
+};
 use crate::screen::Screen;
 use crate::settings::Settings;
 use crate::theme::{PanelSet, PanelSpace, nav, side_panel};
@@ -87,25 +90,91 @@ fn screen(
     notice: Res<OnlineNotice>,
     mut form: ResMut<Form>,
     mut requests: MessageWriter<OnlineRequest>,
+    hosting: Option<Res<Hosting>>,
+    mut host_port: ResMut<HostPort>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     side_panel(&ctx, &mut space, |ui| {
         nav(ui, Screen::Online, &mut go);
-        egui::ScrollArea::vertical().show(ui, |ui| match &online {
-            None => offline(ui, &mut settings, &files, &notice, &mut requests),
-            Some(online) => {
-                connected(
-                    ui,
-                    online,
-                    table.as_deref(),
-                    &files,
-                    &mut form,
-                    &mut requests,
-                );
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            match &online {
+                None => offline(ui, &mut settings, &files, &notice, &mut requests),
+                Some(online) => {
+                    let link_base = hosting.as_deref().map(Hosting::address);
+                    let server = link_base.as_deref().unwrap_or(&online.server);
+                    connected(
+                        ui,
+                        online,
+                        server,
+                        table.as_deref(),
+                        &files,
+                        &mut form,
+                        &mut requests,
+                    );
+                }
             }
+            host(ui, hosting.as_deref(), &mut host_port, &mut requests);
         });
     });
     Ok(())
+}
+
+/// *Host on this computer*, or what is hosted and how friends reach it.
+fn host(
+    ui: &mut egui::Ui,
+    hosting: Option<&Hosting>,
+    port: &mut HostPort,
+    requests: &mut MessageWriter<OnlineRequest>,
+) {
+    ui.separator();
+    match hosting {
+        None => {
+            ui.horizontal(|ui| {
+                if ui
+                    .button("Host on this computer")
+                    .on_hover_text(
+                        "Run a Khet server in this game, for friends on the same network: \
+                         your game connects to it, and theirs to the address shown.",
+                    )
+                    .clicked()
+                {
+                    requests.write(OnlineRequest::Host(port.port));
+                }
+                ui.label("port");
+                ui.add(egui::DragValue::new(&mut port.port).range(1024..=65535));
+            });
+        }
+        Some(hosting) => {
+            ui.strong("Hosting a server on this computer");
+            ui.label("Friends on this network connect their game to");
+            copyable(ui, &hosting.address());
+            ui.label("or watch the games in a browser at");
+            copyable(ui, &hosting.page());
+            if hosting.lan.is_none() {
+                ui.small(
+                    "This computer has no network besides itself: only its own games reach it.",
+                );
+            }
+            ui.small(format!(
+                "If they cannot connect, allow incoming connections on port {} in this \
+                 computer's firewall.",
+                hosting.port()
+            ));
+            if ui.button("Stop hosting").clicked() {
+                requests.write(OnlineRequest::StopHosting);
+            }
+        }
+    }
+}
+
+/// A line of text to copy, with its button.
+fn copyable(ui: &mut egui::Ui, text: &str) {
+    ui.horizontal(|ui| {
+        ui.monospace(text);
+        if ui.small_button("Copy").clicked() {
+            ui.ctx().copy_text(text.to_string());
+        }
+    });
 }
 
 fn offline(
@@ -145,7 +214,7 @@ fn offline(
     if let Some(n) = &notice.0 {
         ui.colored_label(egui::Color32::from_rgb(235, 110, 90), n);
     }
-    ui.small("Run a server with `khet-server` (see the README).");
+    ui.small("Or run a server with `khet-server` (see the README).");
     games_to_return(ui, files, requests);
 }
 
@@ -174,6 +243,7 @@ fn games_to_return(
 fn connected(
     ui: &mut egui::Ui,
     online: &Online,
+    server: &str,
     table: Option<&OnlineTable>,
     files: &OnlineFiles,
     form: &mut Form,
@@ -210,7 +280,7 @@ fn connected(
             ui.label("Code:");
             ui.monospace(egui::RichText::new(code).size(20.0).strong());
         });
-        let link = super::ui::game_link(&online.server, code);
+        let link = super::ui::game_link(server, code);
         ui.horizontal(|ui| {
             ui.small(&link);
             if ui.small_button("Copy").clicked() {
