@@ -19,8 +19,9 @@
 //!    movestogo N] [infinite]
 //! stop | quit | newgame (ucinewgame)
 //! ```
-//! Answers `info depth D score S nodes N nps X time MS pv …` lines (`score mate N` for a forced
-//! Pharaoh hit in N moves, negative when the engine is lit) and `bestmove M`, or `bestmove none`
+//! Answers `info depth D score S nodes N nps X time MS pv …` lines, one a finished depth
+//! (`score mate N` for a forced Pharaoh hit in N moves, negative when the engine is lit), then
+//! `info nodes N time MS` for the whole search, and `bestmove M`, or `bestmove none`
 //! after an `info string` saying why (the game is over; the last `position` was refused). Both
 //! forms of `position` are read: with the word `moves`, as written, and without, as that program
 //! expects. A malformed or non-UTF-8 line gets `info string error: …` and the loop goes on.
@@ -391,9 +392,15 @@ impl<W: Write + Send + 'static> Session<W> {
                     level.choose(&mut searcher, &game, budget, &mut rng)
                 }
                 None => {
-                    searcher
-                        .search_game(&game, limits, |r| say.line(&r.to_string()))
-                        .best
+                    let result = searcher.search_game(&game, limits, |r| say.line(&r.to_string()));
+                    // The whole search's count and time, unfinished iteration included, as UCI
+                    // engines end a search.
+                    say.line(&format!(
+                        "info nodes {} time {}",
+                        result.nodes,
+                        result.elapsed.as_millis()
+                    ));
+                    result.best
                 }
             };
             say.line(&format!(
