@@ -89,6 +89,14 @@ impl Color {
             Color::Red => "Red",
         }
     }
+
+    /// `"silver"` or `"red"`: the name as an identifier (the browser pages' classes and JSON).
+    pub const fn id(self) -> &'static str {
+        match self {
+            Color::Silver => "silver",
+            Color::Red => "red",
+        }
+    }
 }
 
 impl std::ops::Not for Color {
@@ -166,6 +174,21 @@ impl Kind {
             Kind::Djed => "Djed",
             Kind::Obelisk => "Obelisk",
             Kind::Eye => "Eye of Horus",
+        }
+    }
+
+    /// The kind as an identifier, one lowercase word (`"eye"` for the Eye of Horus): the browser
+    /// pages' classes and JSON.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Kind::Pharaoh => "pharaoh",
+            Kind::Sphinx => "sphinx",
+            Kind::Pyramid => "pyramid",
+            Kind::Anubis => "anubis",
+            Kind::Scarab => "scarab",
+            Kind::Djed => "djed",
+            Kind::Obelisk => "obelisk",
+            Kind::Eye => "eye",
         }
     }
 

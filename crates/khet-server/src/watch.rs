@@ -104,26 +104,6 @@ fn line(seg: &Segment) -> [f32; 4] {
     [start[0], start[1], end[0], end[1]]
 }
 
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::Silver => "silver",
-        Color::Red => "red",
-    }
-}
-
-fn kind_name(k: Kind) -> &'static str {
-    match k {
-        Kind::Pharaoh => "pharaoh",
-        Kind::Sphinx => "sphinx",
-        Kind::Pyramid => "pyramid",
-        Kind::Anubis => "anubis",
-        Kind::Scarab => "scarab",
-        Kind::Djed => "djed",
-        Kind::Obelisk => "obelisk",
-        Kind::Eye => "eye",
-    }
-}
-
 /// A piece as the page draws it.
 #[derive(Serialize, Debug, PartialEq)]
 pub struct PieceView {
@@ -177,7 +157,7 @@ impl From<Clocks> for ClocksView {
     fn from(c: Clocks) -> Self {
         ClocksView {
             remaining_ms: c.remaining_ms,
-            running: c.running.map(color_name),
+            running: c.running.map(Color::id),
         }
     }
 }
@@ -226,8 +206,8 @@ fn piece_view(sq: Square, piece: Piece) -> PieceView {
     PieceView {
         sq: sq.to_string(),
         at: corner(sq),
-        color: color_name(piece.color()),
-        kind: kind_name(piece.kind()),
+        color: piece.color().id(),
+        kind: piece.kind().id(),
         turns,
         height: piece.height(),
         label: format!("{} on {sq}", piece.describe()),
@@ -236,7 +216,7 @@ fn piece_view(sq: Square, piece: Piece) -> PieceView {
 
 fn shot_view(shot: &Shot) -> ShotView {
     ShotView {
-        color: color_name(shot.color),
+        color: shot.color.id(),
         lines: shot.segments.iter().map(line).collect(),
         hits: shot
             .hits
@@ -282,13 +262,13 @@ impl Frame {
                 .filter_map(|sq| {
                     reserved_for(sq).map(|c| {
                         let [x, y] = corner(sq);
-                        (x as u8, y as u8, color_name(c))
+                        (x as u8, y as u8, c.id())
                     })
                 })
                 .collect(),
             pieces: position.pieces().map(|(sq, p)| piece_view(sq, p)).collect(),
             moves: view.moves.clone(),
-            turn: color_name(game.side_to_move()),
+            turn: game.side_to_move().id(),
             shot: game.last_turn().map(|t| shot_view(&t.shot)),
             clocks: mirror.clocks().map(ClocksView::from),
             status: view.status,

@@ -35,8 +35,8 @@
 //! module in a Web Worker so that it keeps drawing while the computer thinks.
 
 use khet_engine::{
-    Book, Color, Direction, Game, HitEffect, Kind, Level, Limits, Move, Piece, Position, Rng,
-    Rotation, Searcher, Segment, SegmentEnd, Setup, Shot, Square, Turn, catalogue, fire,
+    Book, Color, Direction, Game, HitEffect, Level, Limits, Move, Piece, Position, Rng, Rotation,
+    Searcher, Segment, SegmentEnd, Setup, Shot, Square, Turn, catalogue, fire,
 };
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -199,32 +199,12 @@ fn book() -> Arc<Book> {
     BOOK.get_or_init(|| Arc::new(Book::builtin())).clone()
 }
 
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::Silver => "silver",
-        Color::Red => "red",
-    }
-}
-
-fn kind_name(k: Kind) -> &'static str {
-    match k {
-        Kind::Pharaoh => "pharaoh",
-        Kind::Sphinx => "sphinx",
-        Kind::Pyramid => "pyramid",
-        Kind::Anubis => "anubis",
-        Kind::Scarab => "scarab",
-        Kind::Djed => "djed",
-        Kind::Obelisk => "obelisk",
-        Kind::Eye => "eye",
-    }
-}
-
 fn piece_view(square: Square, piece: Piece) -> PieceView {
     let mirror = piece.mirror();
     PieceView {
         square: square.to_string(),
-        kind: kind_name(piece.kind()),
-        color: color_name(piece.color()),
+        kind: piece.kind().id(),
+        color: piece.color().id(),
         facing: piece
             .facing()
             .map(|d| d.to_string())
@@ -297,7 +277,7 @@ fn shot_view(shot: &Shot) -> ShotView {
         })
         .collect();
     ShotView {
-        color: color_name(shot.color),
+        color: shot.color.id(),
         text: shot.to_string(),
         segments,
         path: shot.squares().iter().map(ToString::to_string).collect(),
@@ -352,7 +332,7 @@ impl KhetGame {
         let p = self.game.position();
         BoardView {
             edition: p.edition().to_string(),
-            side_to_move: color_name(p.side_to_move()),
+            side_to_move: p.side_to_move().id(),
             position: p.to_string(),
             pieces: p
                 .pieces()
@@ -395,7 +375,7 @@ impl KhetGame {
     fn turn_view(&self, turn: &Turn) -> TurnView {
         TurnView {
             ply: self.game.turns().len(),
-            color: color_name(turn.color),
+            color: turn.color.id(),
             r#move: turn.mv.to_string(),
             shot: shot_view(&turn.shot),
             result: self.result(),
@@ -444,7 +424,7 @@ fn laser_view(p: &Position, color: Color) -> LaserView {
     let shot = fire(p, color);
     let first = shot.segments.first();
     LaserView {
-        color: color_name(color),
+        color: color.id(),
         from: first.and_then(|s| s.from).map(|s| s.to_string()),
         entry: first.map(|s| entry(s).to_string()).unwrap_or_default(),
         dir: first.map(|s| s.dir.to_string()).unwrap_or_default(),
@@ -482,7 +462,7 @@ impl KhetGame {
     /// `silver` or `red`.
     #[wasm_bindgen(js_name = sideToMove)]
     pub fn side_to_move(&self) -> String {
-        color_name(self.game.side_to_move()).to_string()
+        self.game.side_to_move().id().to_string()
     }
 
     /// The legal moves by piece square, as JSON.
