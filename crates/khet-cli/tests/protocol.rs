@@ -267,9 +267,9 @@ fn clocks_nodes_and_movetime() {
     e.send("go wtime 10000 btime 10000 winc 0 binc 0");
     let (best, _) = e.best();
     assert_ne!(best, "none");
-    // A node limit bounds the nodes searched (the search looks every 1,024 nodes, so it may
-    // pass the limit by that much, and by the few nodes it takes to unwind), and a larger one
-    // allows more. The last `info` line counts the whole search.
+    // A node limit bounds the nodes searched (the search looks once 1,024 more nodes are
+    // counted, so it may pass the limit by that much, and by the few nodes it takes to unwind),
+    // and a larger one allows more. The last `info` line counts the whole search.
     let slack = 2 * 1024;
     e.send("go nodes 3000");
     let (best, lines) = e.best();

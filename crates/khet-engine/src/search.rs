@@ -211,6 +211,10 @@ const THREAT_SPACE_MOVES: u32 = 8;
 /// recapture, no more. Khet has no checks to follow and few long capture chains, and each ply
 /// makes and fires every move of the side to move; the cap bounds that work.
 const QUIESCENCE_PLIES: u32 = 2;
+/// Nodes between two looks at the clock, the node limit and the stop flag: a node limit may be
+/// passed by this many nodes (and those of each helper thread's unreported count).
+pub const CHECK_EVERY: u64 = 1024;
+
 /// The most threads a search runs: 1 on `wasm32-unknown-unknown`, where a browser gives no
 /// threads to spawn; there a search asking for more ([`Options::threads`], the protocol's
 /// `Threads`) runs on the calling thread alone, as one thread does everywhere.
@@ -434,6 +438,11 @@ pub struct Searcher {
     history: Vec<i32>,
     stop: Arc<AtomicBool>,
     nodes: u64,
+    /// `nodes` when the limits were last looked at: they are looked at again once
+    /// [`CHECK_EVERY`] more nodes are counted, whichever count steps over the mark (quiescence
+    /// counts nodes without looking, so a test of `nodes % 1024 == 0` could step past it and a
+    /// node limit be overrun by thousands).
+    checked: u64,
     deadline: Option<Instant>,
     node_limit: Option<u64>,
     aborted: bool,
@@ -460,10 +469,9 @@ pub struct Searcher {
     quiet: [u32; MAX_PLY],
     /// Whether the move into each ply of the current line was a pass (a null move).
     passed: [bool; MAX_PLY],
-    /// Nodes the helper threads of the running search have counted so far.
-    helper_nodes: Arc<AtomicU64>,
-    /// A helper thread (it adds its nodes to `helper_nodes`).
-    helper: bool,
+    /// Nodes every thread of the running search has counted, each adding its own at every look
+    /// ([`CHECK_EVERY`]).
+    counted: Arc<AtomicU64>,
     /// Evaluations already made (see [`EvalCache`]).
     evals: EvalCache,
     /// Move lists of finished nodes, for the next ones to fill (see [`Node`]).
@@ -588,6 +596,7 @@ impl Searcher {
             history: vec![0; 80 * 80 * 5],
             stop: Arc::new(AtomicBool::new(false)),
             nodes: 0,
+            checked: 0,
             deadline: None,
             node_limit: None,
             aborted: false,
@@ -601,8 +610,7 @@ impl Searcher {
             root_side: Color::Silver,
             root_best: None,
             options: Options::default(),
-            helper_nodes: Arc::new(AtomicU64::new(0)),
-            helper: false,
+            counted: Arc::new(AtomicU64::new(0)),
             evals: EvalCache::new(Weights::default(), n.min(EVAL_SLOTS)),
             spare: Vec::new(),
             book: None,
@@ -643,12 +651,14 @@ impl Searcher {
         if self.aborted {
             return true;
         }
-        if self.nodes & 1023 == 0 {
-            if self.helper {
-                self.helper_nodes.fetch_add(1024, Ordering::Relaxed);
-            }
+        if self.nodes >= self.checked + CHECK_EVERY {
+            let fresh = self.nodes - self.checked;
+            let total = self.counted.fetch_add(fresh, Ordering::Relaxed) + fresh;
+            self.checked = self.nodes;
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-            let many = self.node_limit.is_some_and(|n| self.nodes >= n);
+            // Every thread's nodes count: a node limit bounds the whole search, and each thread
+            // looks at the total, so none runs on while another waits to look.
+            let many = self.node_limit.is_some_and(|n| total >= n);
             if late || many || self.stop.load(Ordering::Relaxed) {
                 self.aborted = true;
             }
@@ -707,6 +717,7 @@ impl Searcher {
     ) -> SearchResult {
         let start = Instant::now();
         self.nodes = 0;
+        self.checked = 0;
         self.aborted = false;
         self.deadline = limits.time.map(|t| start + t);
         self.node_limit = limits.nodes;
@@ -715,7 +726,7 @@ impl Searcher {
         self.age = self.age.wrapping_add(1);
         self.quiet[0] = self.game_history.len() as u32;
         self.passed[0] = false;
-        self.helper_nodes.store(0, Ordering::Relaxed);
+        self.counted.store(0, Ordering::Relaxed);
         if let Some(known) = self.book_move(position, limits, start) {
             report(&known.1);
             return known.0;
@@ -843,7 +854,7 @@ impl Searcher {
     }
 
     /// A helper thread's searcher for this search: the same table, age, history and settings,
-    /// its own move-ordering tables, stopped by `stop`.
+    /// its own move-ordering tables, stopped by `stop` or by the search's node limit.
     fn helper(&self, stop: Arc<AtomicBool>) -> Searcher {
         Searcher {
             tt: self.tt.clone(),
@@ -851,8 +862,9 @@ impl Searcher {
             history: vec![0; 80 * 80 * 5],
             stop,
             nodes: 0,
+            checked: 0,
             deadline: None,
-            node_limit: None,
+            node_limit: self.node_limit,
             aborted: false,
             age: self.age,
             game_history: self.game_history.clone(),
@@ -868,8 +880,7 @@ impl Searcher {
                 threat_space: false,
                 ..self.options
             },
-            helper_nodes: self.helper_nodes.clone(),
-            helper: true,
+            counted: self.counted.clone(),
             evals: EvalCache::new(self.options.weights, self.evals.slots.len()),
             spare: Vec::new(),
             book: None,
@@ -889,7 +900,7 @@ impl Searcher {
 
     /// Nodes of this search so far, the helpers' included.
     fn all_nodes(&self) -> u64 {
-        self.nodes + self.helper_nodes.load(Ordering::Relaxed)
+        self.counted.load(Ordering::Relaxed) + self.nodes - self.checked
     }
 
     /// Iterative deepening from `position` within `limits`, the search set up.

@@ -927,3 +927,46 @@ fn a_book_move_back_into_an_arrangement_the_game_has_had_is_left_to_the_search()
     let r = s.search(game.position(), limits, |_| {});
     assert_eq!((r.best, r.nodes), (Some(mv), 0));
 }
+
+#[test]
+fn a_node_limit_bounds_the_whole_search() {
+    use khet_engine::search::CHECK_EVERY;
+    // Positions from pseudo-random play, searched one after another by one searcher, so that
+    // each search meets the table the last one left and takes its own path to the limit.
+    let mut rng = khet_engine::Rng::new(11);
+    for threads in [1, 2] {
+        let mut s = Searcher::new(1 << 16);
+        s.options.threads = threads;
+        for name in ["classic", "imhotep", "dynasty"] {
+            let mut p = setup(name).position;
+            for _ in 0..6 {
+                for _ in 0..4 {
+                    let moves = p.legal_moves();
+                    let Some(mv) = rng.pick(&moves) else { break };
+                    let mut q = p;
+                    q.play(mv);
+                    if q.pharaoh(Color::Silver).is_none() || q.pharaoh(Color::Red).is_none() {
+                        break;
+                    }
+                    p = q;
+                }
+                for limit in [700, 3000, 9000] {
+                    let limits = Limits {
+                        nodes: Some(limit),
+                        ..Limits::default()
+                    };
+                    let r = s.search(&p, limits, |_| {});
+                    // Each thread looks once it has counted CHECK_EVERY more nodes, and a
+                    // few more unwind the search.
+                    let most = limit + threads as u64 * CHECK_EVERY + 64;
+                    assert!(
+                        r.nodes <= most,
+                        "{threads} thread(s), {limit} nodes asked, {} searched at\n{}",
+                        r.nodes,
+                        p.diagram()
+                    );
+                }
+            }
+        }
+    }
+}
