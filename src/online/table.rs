@@ -202,7 +202,9 @@ pub(super) fn game_message(
         | ServerMsg::Leaderboard { .. }
         | ServerMsg::Seat { .. }
         | ServerMsg::Welcome { .. }
-        | ServerMsg::Pong => {}
+        | ServerMsg::Pong
+        // Views are for pages, which ask for them; the game keeps its own mirror.
+        | ServerMsg::View { .. } => {}
     }
 }
 

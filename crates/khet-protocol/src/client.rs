@@ -209,6 +209,7 @@ impl Connection {
             version: VERSION,
             identity: identity.to_string(),
             name: name.to_string(),
+            views: false,
         })?;
         let deadline = Instant::now() + CONNECT_TIMEOUT;
         loop {

@@ -18,6 +18,7 @@
 #[cfg(feature = "client")]
 pub mod client;
 mod mirror;
+pub mod view;
 
 pub use mirror::{Applied, Mirror, MirrorError};
 
@@ -197,6 +198,10 @@ pub enum ClientMsg {
         identity: String,
         /// The display name ([`check_name`]).
         name: String,
+        /// Send a [`ServerMsg::View`] of the followed game after each change: for a client that
+        /// knows no rules (the browser page), which draws what the server works out.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        views: bool,
     },
     /// Create a game; the answer is a [`ServerMsg::Seat`], then the game's [`ServerMsg::Sync`].
     Create(NewGame),
@@ -531,6 +536,12 @@ pub enum ServerMsg {
     },
     /// The answer to `ping`.
     Pong,
+    /// The followed game as a page draws it, after each change; only to a client whose hello
+    /// asked for views.
+    View {
+        /// The game.
+        view: Box<view::BoardView>,
+    },
 }
 
 /// A game waiting for a second player.
@@ -643,6 +654,7 @@ mod tests {
                 version: VERSION,
                 identity: "0".repeat(SECRET_CHARS),
                 name: "Ada".into(),
+                views: false,
             },
             ClientMsg::Create(NewGame {
                 setup: "classic".into(),

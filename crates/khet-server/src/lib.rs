@@ -13,6 +13,7 @@ pub mod limits;
 pub mod logs;
 pub mod messages;
 pub mod metrics;
+mod play;
 pub mod rating;
 pub mod remote;
 pub mod room;
@@ -23,6 +24,7 @@ mod state;
 pub mod store;
 pub mod tls;
 mod util;
+mod views;
 pub mod watch;
 
 use axum::Router;
@@ -80,6 +82,9 @@ pub fn router(hub: Hub, limits: LimitSettings) -> Router {
         .route("/watch/{code}", get(watch::page))
         .route("/watch/{code}/ws", get(watch::socket))
         .route("/web/{file}", get(watch::asset))
+        .route("/play", get(play::home))
+        .route("/play/{code}", get(play::game))
+        .route("/setups", get(play::setups))
         .route("/ws", get(upgrade))
         .route("/games", get(http::games))
         .route("/games/{file}", get(http::record))

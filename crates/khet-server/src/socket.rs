@@ -54,12 +54,14 @@ struct Session {
     budget: DefaultDirectRateLimiter,
     bad: u32,
     heard: Instant,
+    /// The page's views of its game, if its hello asked for them.
+    views: Option<crate::views::Views>,
 }
 
 /// Serves one connection until it closes.
 pub async fn serve(mut socket: WebSocket, hub: Hub, limits: Arc<Limits>, _permit: Permit) {
     let _counted = crate::metrics::Connection::open();
-    let Some(player) = hello(&mut socket, &hub).await else {
+    let Some((player, views)) = hello(&mut socket, &hub).await else {
         return;
     };
     let mut session = Session {
@@ -71,6 +73,7 @@ pub async fn serve(mut socket: WebSocket, hub: Hub, limits: Arc<Limits>, _permit
         budget: limits.messages(),
         bad: 0,
         heard: Instant::now(),
+        views: views.then(crate::views::Views::default),
     };
     session.run().await;
     session.unfollow().await;
@@ -112,8 +115,9 @@ async fn close(socket: &mut WebSocket, why: &'static str) {
     .await;
 }
 
-/// Waits for `hello` and answers `welcome`; `None` if the client said anything else.
-async fn hello(socket: &mut WebSocket, hub: &Hub) -> Option<crate::store::PlayerRow> {
+/// Waits for `hello` and answers `welcome`; `None` if the client said anything else. With the
+/// player, whether the client asked for views.
+async fn hello(socket: &mut WebSocket, hub: &Hub) -> Option<(crate::store::PlayerRow, bool)> {
     let first = match timeout(HELLO_WAIT, socket.recv()).await {
         Ok(Some(Ok(Message::Text(text)))) => text,
         Ok(Some(Ok(_))) => {
@@ -126,18 +130,19 @@ async fn hello(socket: &mut WebSocket, hub: &Hub) -> Option<crate::store::Player
             return None;
         }
     };
-    let (identity, name) = match ClientMsg::from_json(first.as_str()) {
+    let (identity, name, views) = match ClientMsg::from_json(first.as_str()) {
         Ok(ClientMsg::Hello {
             version,
             identity,
             name,
+            views,
         }) => {
             if version != VERSION {
                 let why = format!("this server speaks version {VERSION}, not {version}");
                 refuse_and_close(socket, Refusal::Version, &why).await;
                 return None;
             }
-            (identity, name)
+            (identity, name, views)
         }
         Ok(_) => {
             refuse_and_close(socket, Refusal::NoHello, "say hello first").await;
@@ -186,7 +191,7 @@ async fn hello(socket: &mut WebSocket, hub: &Hub) -> Option<crate::store::Player
         .send(Message::Text(welcome.to_json().into()))
         .await
         .ok()?;
-    Some(player)
+    Some((player, views))
 }
 
 async fn next_event(follow: &mut Option<Follow>) -> Result<Out, broadcast::error::RecvError> {
@@ -245,6 +250,17 @@ impl Session {
         match self.socket.send(Message::Text(json.into())).await {
             Ok(()) => Next::Continue,
             Err(_) => Next::Close("gone"),
+        }
+    }
+
+    /// Sends a message of the followed game, and the page's view after it if it asked for views.
+    async fn send_game(&mut self, json: &str) -> Next {
+        if let Next::Close(why) = self.send(json).await {
+            return Next::Close(why);
+        }
+        match self.views.as_mut().and_then(|v| v.after(json)) {
+            Some(view) => self.send(&view).await,
+            None => Next::Continue,
         }
     }
 
@@ -346,12 +362,22 @@ impl Session {
                     let why = "a seat's secret is 32 lowercase hexadecimal digits";
                     return self.refuse(Refused::new(Refusal::BadSecret, why)).await;
                 }
+                let since = self.since(since);
                 self.follow(&code, Some(secret), since).await
             }
-            ClientMsg::Watch { code, since } => self.follow(&code, None, since).await,
+            ClientMsg::Watch { code, since } => {
+                let since = self.since(since);
+                self.follow(&code, None, since).await
+            }
             // The rest are a player's actions at the table, for the game's room.
             action => self.act(action).await,
         }
+    }
+
+    /// The events a client asks to be sent from: a page with views is sent the whole game,
+    /// which its views start from.
+    fn since(&self, since: Option<u64>) -> Option<u64> {
+        since.filter(|_| self.views.is_none())
     }
 
     async fn act(&mut self, action: ClientMsg) -> Next {
@@ -412,6 +438,11 @@ impl Session {
         };
         self.unfollow().await;
         self.lobby = None;
+        if since.is_none()
+            && let Some(views) = self.views.as_mut()
+        {
+            views.reset();
+        }
         let (room, attached) = match self.hub.attach(&code, secret.as_deref(), since).await {
             Ok(ok) => ok,
             // The game is between two nodes: the client reconnects and finds it.
@@ -432,7 +463,7 @@ impl Session {
             if let Some(n) = n {
                 follow.last = n;
             }
-            if let Next::Close(why) = self.send(&json).await {
+            if let Next::Close(why) = self.send_game(&json).await {
                 self.follow = Some(follow);
                 return Next::Close(why);
             }
@@ -462,7 +493,7 @@ impl Session {
                     }
                     f.last = n;
                 }
-                self.send(&json).await
+                self.send_game(&json).await
             }
             Err(broadcast::error::RecvError::Lagged(_)) => {
                 // Too slow to keep up: follow again from the last event sent.

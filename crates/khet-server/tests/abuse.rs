@@ -57,6 +57,7 @@ fn a_bad_hello_is_refused_and_the_connection_closed(backend: Backend) {
             version,
             identity: identity.into(),
             name: name.into(),
+            views: false,
         }
         .to_json()
     };
@@ -129,6 +130,7 @@ fn bad_moves_and_messages_change_nothing(backend: Backend) {
             version: VERSION,
             identity: identity(),
             name: "Again".into(),
+            views: false,
         },
         Refusal::NotProtocol,
     );

@@ -14,11 +14,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 fn shots_dir() -> PathBuf {
-    let dir = std::env::var_os("KHET_WATCH_SHOTS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("watch"));
-    std::fs::create_dir_all(&dir).expect("a folder for the screenshots");
-    dir
+    common::shots_dir("KHET_WATCH_SHOTS", "watch")
 }
 
 fn count(browser: &Browser, selector: &str) -> u64 {

@@ -133,6 +133,7 @@ async fn connect(url: &str, n: u64) -> Result<Socket, String> {
             version: VERSION,
             identity: format!("{:032x}", n + 1),
             name: format!("bot {n}"),
+            views: false,
         },
     )
     .await?;

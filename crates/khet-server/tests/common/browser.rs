@@ -10,6 +10,9 @@ use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The key under which `WebDriver` names an element.
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
 /// A `chromedriver` process and one browser session, both ended on drop.
 pub struct Browser {
     driver: Child,
@@ -59,6 +62,16 @@ fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Value {
 impl Browser {
     /// Starts `chromedriver` and a headless Chromium with a new profile, `width` × `height`.
     pub fn start(width: u32, height: u32) -> Browser {
+        Browser::launch(width, height, false)
+    }
+
+    /// A phone's browser: a `width` × `height` screen that is touched, not clicked (Chromium's
+    /// mobile emulation: a desktop window cannot be narrower than about 500 pixels).
+    pub fn phone(width: u32, height: u32) -> Browser {
+        Browser::launch(width, height, true)
+    }
+
+    fn launch(width: u32, height: u32, phone: bool) -> Browser {
         let port = free_port();
         let driver = Command::new("chromedriver")
             .arg(format!("--port={port}"))
@@ -92,9 +105,15 @@ impl Browser {
             format!("--window-size={width},{height}"),
             format!("--user-data-dir={}", profile.0.display()),
         ];
+        let mut options = json!({"binary": "/usr/bin/chromium", "args": args});
+        if phone {
+            options["mobileEmulation"] = json!({"deviceMetrics": {
+                "width": width, "height": height, "pixelRatio": 1.0, "touch": true, "mobile": true,
+            }});
+        }
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
-            "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": args},
+            "goog:chromeOptions": options,
         }}});
         let answer = http(port, "POST", "/session", Some(&caps));
         let session = answer["value"]["sessionId"]
@@ -136,6 +155,79 @@ impl Browser {
             assert!(start.elapsed() < PATIENCE, "the page never showed {what}");
             std::thread::sleep(Duration::from_millis(100));
         }
+    }
+
+    /// The element `css` selects (the first), as `WebDriver` names it; fails when there is none.
+    fn element(&self, css: &str) -> Value {
+        let found = self.call(
+            "POST",
+            "element",
+            Some(&json!({"using": "css selector", "value": css})),
+        );
+        assert!(found.is_object(), "no element {css}");
+        found
+    }
+
+    fn element_id(&self, css: &str) -> String {
+        self.element(css)[ELEMENT]
+            .as_str()
+            .expect("an element id")
+            .to_string()
+    }
+
+    /// Clicks the element `css` selects with the mouse, as a person would: the browser checks
+    /// that it is shown and not covered, moves the pointer to its centre and clicks.
+    pub fn click(&self, css: &str) {
+        let id = self.element_id(css);
+        self.call("POST", &format!("element/{id}/click"), Some(&json!({})));
+    }
+
+    /// Types `text` into the field `css` selects, after emptying it.
+    pub fn type_into(&self, css: &str, text: &str) {
+        let id = self.element_id(css);
+        self.call("POST", &format!("element/{id}/clear"), Some(&json!({})));
+        self.call(
+            "POST",
+            &format!("element/{id}/value"),
+            Some(&json!({ "text": text })),
+        );
+    }
+
+    /// Touches the centre of the element `css` selects with a finger and lifts it: a tap, as a
+    /// phone's touch screen sends it (pointer events of type `touch`, no mouse, no hover).
+    pub fn tap(&self, css: &str) {
+        let element = self.element(css);
+        let actions = json!({"actions": [{
+            "type": "pointer",
+            "id": "finger",
+            "parameters": {"pointerType": "touch"},
+            "actions": [
+                {"type": "pointerMove", "duration": 0, "origin": element, "x": 0, "y": 0},
+                {"type": "pointerDown", "button": 0},
+                {"type": "pause", "duration": 50},
+                {"type": "pointerUp", "button": 0},
+            ],
+        }]});
+        self.call("POST", "actions", Some(&actions));
+        self.call("DELETE", "actions", None);
+    }
+
+    /// Presses the keys of `text` (`WebDriver`'s codes for special keys, `\u{E007}` Enter) on
+    /// the element that has the focus.
+    pub fn keys(&self, text: &str) {
+        let mut actions = Vec::new();
+        for c in text.chars() {
+            actions.push(json!({"type": "keyDown", "value": c.to_string()}));
+            actions.push(json!({"type": "keyUp", "value": c.to_string()}));
+        }
+        let body = json!({"actions": [{"type": "key", "id": "keyboard", "actions": actions}]});
+        self.call("POST", "actions", Some(&body));
+        self.call("DELETE", "actions", None);
+    }
+
+    /// Reloads the page, as the browser's reload button does.
+    pub fn reload(&self) {
+        self.call("POST", "refresh", Some(&json!({})));
     }
 
     /// The page as the browser shows it: a PNG.

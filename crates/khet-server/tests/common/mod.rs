@@ -27,6 +27,16 @@ fn unique() -> u64 {
 }
 
 /// A number no other call in this test program gets.
+/// The folder for a test's screenshots: `$var` if set, or `name` in the target's folder for
+/// tests' files.
+pub fn shots_dir(var: &str, name: &str) -> PathBuf {
+    let dir = std::env::var_os(var)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name));
+    std::fs::create_dir_all(&dir).expect("a folder for the screenshots");
+    dir
+}
+
 pub fn unique_number() -> u64 {
     unique()
 }

@@ -1,0 +1,341 @@
+//! The play page in a real browser: headless Chromium, driven through chromedriver with real
+//! clicks, keys and touches on the page's elements, plays against a protocol client through a
+//! real server. The tests read what the page shows and what reached the server (its record, its
+//! refusals counted in `/metrics`). Screenshots go to `$CARGO_TARGET_TMPDIR/play` (or
+//! `KHET_PLAY_SHOTS`); `docs/` keeps some.
+
+mod common;
+
+use common::browser::{Browser, Picture};
+use common::{Backend, Client, Db, Server, pharaoh_line, replayed};
+use khet_protocol::Status;
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn shots_dir() -> PathBuf {
+    common::shots_dir("KHET_PLAY_SHOTS", "play")
+}
+
+fn text(browser: &Browser, expression: &str) -> String {
+    browser
+        .eval(expression)
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn status(browser: &Browser) -> String {
+    text(browser, "document.getElementById('status').textContent")
+}
+
+/// The refusals the server has sent, of every kind, from its `/metrics`.
+fn refusals(server: &Server) -> f64 {
+    let (code, body) = server.get("/metrics");
+    assert_eq!(code, 200);
+    body.lines()
+        .filter(|l| l.starts_with("khet_refusals_total{"))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum()
+}
+
+fn square(sq: &str) -> String {
+    format!("#board [data-square=\"{sq}\"]")
+}
+
+/// Plays `mv` (engine text) on the page as a person does: the piece's square, then the square
+/// it goes to, or a turn button.
+fn click_move(browser: &Browser, mv: &str) {
+    let from = &mv[..2];
+    browser.click(&square(from));
+    if let Some(turn) = mv
+        .strip_suffix('+')
+        .or(mv.strip_suffix('-'))
+        .map(|_| if mv.ends_with('+') { "cw" } else { "ccw" })
+    {
+        browser.click(&format!("[data-rotate=\"{turn}\"]"));
+    } else {
+        browser.click(&square(&mv[2..4]));
+    }
+}
+
+fn moves_shown(browser: &Browser) -> usize {
+    let moves = browser
+        .eval("[...document.querySelectorAll('#moves li')].map(li => li.textContent).join(' ')");
+    moves
+        .as_str()
+        .unwrap_or_default()
+        .split_whitespace()
+        .count()
+}
+
+/// Opens `/play` on a new browser profile and gives a name; the page says hello.
+fn arrive(browser: &Browser, server: &Server, name: &str) {
+    browser.open(&format!("http://{}/play", server.addr));
+    browser.until("the name form", "!document.getElementById('home').hidden");
+    browser.type_into("#name", name);
+    browser.click("#name-form button");
+    browser.until(
+        "the welcome (a rating shown)",
+        "document.getElementById('rating').textContent.startsWith('Rating')",
+    );
+    browser.until(
+        "the setups listed",
+        "document.querySelectorAll('#setup option').length >= 8",
+    );
+}
+
+/// Creates a game as Silver with the page's form (the clock as the form has it) and returns
+/// its code, read from the link the page offers.
+fn create_as_silver(browser: &Browser) -> String {
+    browser.click("#color option[value=\"silver\"]");
+    browser.click("#create");
+    browser.until(
+        "the link to send",
+        "!document.getElementById('share').hidden",
+    );
+    let link = text(browser, "document.getElementById('link').value");
+    let code = link.rsplit('/').next().unwrap_or_default().to_string();
+    assert_eq!(
+        text(browser, "location.pathname"),
+        format!("/play/{code}"),
+        "the page's address is the game's link: {link}"
+    );
+    code
+}
+
+#[test]
+fn a_browser_player_creates_plays_by_clicks_survives_a_reload_and_wins() {
+    let db = Db::new(Backend::Sqlite, "play");
+    let server = Server::start(&db, 0, &[]);
+    let browser = Browser::start(1280, 900);
+    arrive(&browser, &server, "Browser player");
+    let code = create_as_silver(&browser);
+    assert!(
+        text(&browser, "document.getElementById('link').value")
+            .starts_with(&format!("http://{}/play/", server.addr))
+    );
+
+    // A protocol client takes the other seat by the code.
+    let mut red = Client::connect(&server.url, "Client player");
+    red.join(&code);
+    red.until("the start", |c| c.mirror().view.status == Status::Playing);
+    browser.until(
+        "Silver to move",
+        "document.getElementById('status').textContent.startsWith('Your move')",
+    );
+    let bars = text(
+        &browser,
+        "document.getElementById('player-top').textContent + '|' + \
+         document.getElementById('player-bottom').textContent",
+    );
+    assert!(
+        bars.starts_with("Red: Client player") && bars.contains("|Silver: Browser player"),
+        "Silver's own side at the bottom: {bars}"
+    );
+    let clock = text(
+        &browser,
+        "document.querySelector('#player-bottom .clock').textContent",
+    );
+    assert!(
+        clock.starts_with("10:00") || clock.starts_with("9:5"),
+        "{clock}"
+    );
+    let refused_before = refusals(&server);
+
+    // An opponent's piece, an empty square: nothing is sent, and the page says why.
+    browser.click(&square("a8"));
+    assert!(
+        status(&browser).contains("That is Red's sphinx"),
+        "{}",
+        status(&browser)
+    );
+    browser.click(&square("e3"));
+    assert!(
+        status(&browser).contains("e3 is empty"),
+        "{}",
+        status(&browser)
+    );
+
+    let line = pharaoh_line();
+    let half = 6;
+    for (i, mv) in line.iter().enumerate().take(half) {
+        if i % 2 == 0 {
+            click_move(&browser, mv);
+        } else {
+            red.play(mv);
+        }
+        red.until("the move", |c| c.plies() > i);
+        browser.until(
+            &format!("move {} listed", i + 1),
+            &format!(
+                "document.querySelectorAll('#moves li').length * 2 >= {}",
+                i + 1
+            ),
+        );
+        if i % 2 == 0 {
+            // Out of turn: a click on one's own piece sends nothing and says whose turn it is.
+            browser.click(&square("j1"));
+            assert_eq!(status(&browser), "It is Red's turn.");
+        }
+    }
+    assert_eq!(moves_shown(&browser), half);
+    assert!(
+        browser
+            .eval("document.querySelectorAll('.beam line').length")
+            .as_u64()
+            .unwrap_or(0)
+            > 0,
+        "the last shot's beam is drawn"
+    );
+    let stored = replayed(&server, &code);
+    let stored: Vec<String> = stored.turns().iter().map(|t| t.mv.to_string()).collect();
+    assert_eq!(stored, line[..half], "the clicked moves reached the record");
+    assert_eq!(
+        refusals(&server),
+        refused_before,
+        "no click sent a move the server refused"
+    );
+
+    // A reload in mid-game: the same seat, position and clocks.
+    let pieces = browser.eval("document.querySelectorAll('.pieces .piece').length");
+    browser.reload();
+    browser.until(
+        "the game again after the reload",
+        &format!("document.querySelectorAll('#moves li').length * 2 >= {half}"),
+    );
+    assert_eq!(
+        browser.eval("document.querySelectorAll('.pieces .piece').length"),
+        pieces
+    );
+    browser.until(
+        "Silver's move again",
+        "document.getElementById('status').textContent.includes('Your move')",
+    );
+    let clock = text(
+        &browser,
+        "document.querySelector('#player-bottom .clock').textContent",
+    );
+    assert!(
+        clock.starts_with("10:") || clock.starts_with("9:"),
+        "{clock}"
+    );
+
+    for (i, mv) in line.iter().enumerate().skip(half) {
+        if i % 2 == 0 {
+            click_move(&browser, mv);
+        } else {
+            red.play(mv);
+        }
+        red.until("the move", |c| c.plies() > i);
+    }
+    browser.until("the result", "!document.getElementById('result').hidden");
+    let result = text(&browser, "document.getElementById('result').textContent");
+    assert!(result.contains("Silver wins"), "{result}");
+    assert_eq!(refusals(&server), refused_before);
+    std::fs::write(shots_dir().join("won.png"), browser.screenshot()).unwrap();
+}
+
+#[test]
+fn a_phone_plays_by_taps_and_shows_the_whole_board() {
+    let db = Db::new(Backend::Sqlite, "phone");
+    let server = Server::start(&db, 0, &[]);
+    let browser = Browser::phone(360, 640);
+    arrive(&browser, &server, "Phone player");
+    let code = create_as_silver(&browser);
+    let mut red = Client::connect(&server.url, "Client player");
+    red.join(&code);
+    browser.until(
+        "Silver to move",
+        "document.getElementById('status').textContent.startsWith('Your move')",
+    );
+    let line = pharaoh_line();
+    let mv = &line[0];
+    browser.tap(&square(&mv[..2]));
+    if mv.ends_with('+') || mv.ends_with('-') {
+        let turn = if mv.ends_with('+') { "cw" } else { "ccw" };
+        browser.tap(&format!("[data-rotate=\"{turn}\"]"));
+    } else {
+        browser.tap(&square(&mv[2..4]));
+    }
+    red.until("the tapped move", |c| c.plies() == 1);
+    assert_eq!(red.mirror().view.moves[0], *mv);
+    browser.until(
+        "the beam grown to its end",
+        "document.getElementById('status').textContent.startsWith('Last move') && \
+         document.getAnimations().filter(a => a.animationName === 'beam')\
+         .every(a => a.playState === 'finished')",
+    );
+    // The whole board is on the screen, at the width of the phone, without scrolling sideways.
+    let rect = browser.eval(
+        "(() => { const r = document.getElementById('board').getBoundingClientRect(); \
+         return [r.left, r.top, r.right, r.bottom, document.documentElement.scrollWidth]; })()",
+    );
+    let r: Vec<f64> = rect
+        .as_array()
+        .expect("a rectangle")
+        .iter()
+        .map(|v| v.as_f64().unwrap_or(-1.0))
+        .collect();
+    assert!(
+        r[0] >= 0.0 && r[2] <= 360.0 && r[1] >= 0.0 && r[3] <= 640.0 && r[4] <= 360.0,
+        "the board within 360 × 640: {r:?}"
+    );
+    assert!(
+        r[2] - r[0] >= 320.0,
+        "the board uses the phone's width: {r:?}"
+    );
+    let shot = browser.screenshot();
+    std::fs::write(shots_dir().join("phone.png"), &shot).unwrap();
+    let picture = Picture::from_png(&shot);
+    assert_eq!((picture.width, picture.height), (360, 640));
+    // The board's squares are drawn: sand-coloured pixels fill much of its rectangle.
+    let (x, y, w, h) = (
+        r[0] as u32,
+        r[1] as u32,
+        (r[2] - r[0]) as u32,
+        (r[3] - r[1]) as u32,
+    );
+    let sand = picture.count((x, y, w, h), |[r, g, b]| {
+        r > 200 && g > 190 && b > 140 && b < 200 && r > b + 30
+    });
+    assert!(
+        sand * 3 > (w * h) as usize,
+        "{sand} of {} pixels are the board's squares",
+        w * h
+    );
+}
+
+#[test]
+fn junk_in_storage_and_an_unknown_game_get_a_message_not_a_blank_page() {
+    let db = Db::new(Backend::Sqlite, "junk");
+    let server = Server::start(&db, 0, &[]);
+    let browser = Browser::start(1024, 768);
+    browser.open(&format!("http://{}/play", server.addr));
+    browser.eval(
+        "(localStorage.setItem('khet.identity', '{not json'), \
+          localStorage.setItem('khet.seats', '[1,2'), \
+          localStorage.setItem('khet.name', '\"Junk\"'), true)",
+    );
+    browser.open(&format!("http://{}/play/zzzzzzzz", server.addr));
+    browser.until(
+        "a message about the unknown game",
+        "!document.getElementById('problem').hidden",
+    );
+    let problem = text(&browser, "document.getElementById('problem').textContent");
+    assert!(problem.contains("no game"), "{problem}");
+    assert_eq!(text(&browser, "location.pathname"), "/play");
+    assert_eq!(
+        browser.eval("document.getElementById('home').hidden"),
+        Value::Bool(false)
+    );
+    // The junk identity was replaced by a good one, and the name kept.
+    let identity = text(
+        &browser,
+        "JSON.parse(localStorage.getItem('khet.identity'))",
+    );
+    assert_eq!(identity.len(), 32, "{identity}");
+    assert_eq!(
+        text(&browser, "document.getElementById('name').value"),
+        "Junk"
+    );
+}
