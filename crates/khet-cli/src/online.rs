@@ -143,8 +143,8 @@ fn refused(e: ClientError) -> Failure {
     Failure::Input(e.to_string())
 }
 
-/// Plays one game; prints `code CODE` first when it created the game, and the result and the
-/// game's code at the end.
+/// Plays one game; prints `code CODE` and `link URL` (the game's page) first when it created
+/// the game, and the result and the game's code at the end.
 pub fn play(online: &Online, out: &mut Out<impl Write>) -> Result<(), Failure> {
     let identity = identity(&online.identity)?;
     let mut conn = connect(&online.server, &identity, &online.name, false)?;
@@ -169,6 +169,12 @@ pub fn play(online: &Online, out: &mut Out<impl Write>) -> Result<(), Failure> {
     };
     if matches!(online.request, Request::Create(_) | Request::Seek { .. }) {
         out.now(format_args!("code {code}"))?;
+        // The page where a friend plays it in a browser, on the first server of the list.
+        let server = online.server.split(',').next().unwrap_or_default();
+        out.now(format_args!(
+            "link {}",
+            khet_protocol::play_link(server, &code)
+        ))?;
     }
     let mut player = Player {
         conn,

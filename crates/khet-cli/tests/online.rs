@@ -139,6 +139,13 @@ fn two_engines_finish_a_game_through_a_server_restart() {
         .strip_prefix("code ")
         .expect("the code first")
         .to_string();
+    let mut link = String::new();
+    out.read_line(&mut link).unwrap();
+    assert_eq!(
+        link.trim(),
+        format!("link {}/play/{code}", url.replace("ws://", "http://")),
+        "the game's page, for a friend to play in a browser"
+    );
     let joiner = engine(&[
         "online",
         "--server",

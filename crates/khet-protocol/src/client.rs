@@ -63,13 +63,18 @@ impl From<tungstenite::Error> for ClientError {
 /// With its `host:port` (the port 80 or 443 when none is given).
 pub fn socket_url(base: &str) -> Result<(String, String), ClientError> {
     let base = base.trim();
+    // The address of the server's page (a link a friend sent) names the same server.
     let (scheme, rest, port) = if let Some(rest) = base.strip_prefix("ws://") {
         ("ws", rest, 80)
     } else if let Some(rest) = base.strip_prefix("wss://") {
         ("wss", rest, 443)
+    } else if let Some(rest) = base.strip_prefix("http://") {
+        ("ws", rest.split('/').next().unwrap_or_default(), 80)
+    } else if let Some(rest) = base.strip_prefix("https://") {
+        ("wss", rest.split('/').next().unwrap_or_default(), 443)
     } else if base.contains("://") {
         return Err(ClientError::Address(format!(
-            "{base}: a server's address starts with ws:// or wss://"
+            "{base}: a server's address starts with ws://, wss://, http:// or https://"
         )));
     } else {
         ("ws", base, 80)
@@ -338,7 +343,16 @@ mod tests {
             url("wss://example.org").unwrap(),
             "wss://example.org/ws example.org:443"
         );
-        assert!(url("http://example.org").is_err());
+        // A game's page, as a friend sends it, names its server.
+        assert_eq!(
+            url("http://127.0.0.1:7878/play/abcd2345").unwrap(),
+            "ws://127.0.0.1:7878/ws 127.0.0.1:7878"
+        );
+        assert_eq!(
+            url("https://example.org/play/abcd2345").unwrap(),
+            "wss://example.org/ws example.org:443"
+        );
+        assert!(url("ftp://example.org").is_err());
         assert!(url("ws://").is_err());
     }
 
@@ -360,7 +374,7 @@ mod tests {
             other => panic!("{:?}", other.err()),
         }
         // A wrong address anywhere in the list is reported before anything is tried.
-        let wrong = format!("ws://127.0.0.1:{p},https://example.org");
+        let wrong = format!("ws://127.0.0.1:{p},ftp://example.org");
         assert!(matches!(
             Connection::open(&wrong, identity, "me"),
             Err(ClientError::Address(_))

@@ -627,6 +627,24 @@ pub fn check_code(code: &str) -> Result<String, String> {
     }
 }
 
+/// The page where game `code` is played in a browser, to send a friend: `http://host:port/play/CODE`
+/// for a server at `ws://host:port` or `host:port`, `https://…` for `wss://…`. The game's Join
+/// field and [`check_code`] take the link whole.
+pub fn play_link(server: &str, code: &str) -> String {
+    let server = server.trim().trim_end_matches('/');
+    let server = server.strip_suffix("/ws").unwrap_or(server);
+    let (scheme, rest) = if let Some(rest) = server.strip_prefix("wss://") {
+        ("https", rest)
+    } else if let Some(rest) = server.strip_prefix("ws://") {
+        ("http", rest)
+    } else if let Some((scheme, rest)) = server.split_once("://") {
+        (scheme, rest)
+    } else {
+        ("http", server)
+    };
+    format!("{scheme}://{rest}/play/{code}")
+}
+
 /// A new secret: [`SECRET_CHARS`] lowercase hexadecimal digits (128 random bits from the
 /// system), for an installation's identity or a seat.
 pub fn new_secret() -> Result<String, String> {
@@ -725,6 +743,25 @@ mod tests {
             check_code("ws://host:7878/game/abcd2345"),
             Ok("abcd2345".into())
         );
+        assert_eq!(
+            check_code("https://host/play/abcd2345"),
+            Ok("abcd2345".into())
+        );
+        for (server, link) in [
+            ("ws://127.0.0.1:7878", "http://127.0.0.1:7878/play/abcd2345"),
+            (
+                "wss://khet.example.org/",
+                "https://khet.example.org/play/abcd2345",
+            ),
+            (
+                "khet.example.org:7878",
+                "http://khet.example.org:7878/play/abcd2345",
+            ),
+            ("ws://host:7878/ws", "http://host:7878/play/abcd2345"),
+            ("https://host", "https://host/play/abcd2345"),
+        ] {
+            assert_eq!(play_link(server, "abcd2345"), link, "{server}");
+        }
         for bad in [
             "",
             "abcd234",

@@ -74,11 +74,6 @@ fn clock_label(clock: Option<ClockSpec>) -> String {
     clock.map_or_else(|| "no clock".to_string(), |c| format!("{c}"))
 }
 
-/// A link to a game: the server's address and the code; the Join field takes it whole.
-pub fn game_link(server: &str, code: &str) -> String {
-    format!("{}/game/{code}", server.trim_end_matches('/'))
-}
-
 fn screen(
     mut contexts: EguiContexts,
     mut space: ResMut<PanelSpace>,
@@ -280,14 +275,16 @@ fn connected(
             ui.label("Code:");
             ui.monospace(egui::RichText::new(code).size(20.0).strong());
         });
-        let link = super::ui::game_link(server, code);
+        let link = khet_protocol::play_link(server, code);
         ui.horizontal(|ui| {
             ui.small(&link);
             if ui.small_button("Copy").clicked() {
                 ui.ctx().copy_text(link.clone());
             }
         });
-        ui.small("Send the code or the link; your friend joins with it here.");
+        ui.small(
+            "Send the link: your friend plays in a browser, or joins with it (or the code) here.",
+        );
         if ui.button("Withdraw the game").clicked() {
             send(requests, ClientMsg::Resign);
             send(requests, ClientMsg::Lobby);
