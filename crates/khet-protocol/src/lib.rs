@@ -645,6 +645,7 @@ pub fn play_link(server: &str, code: &str) -> String {
     format!("{scheme}://{rest}/play/{code}")
 }
 
+#[cfg(feature = "secrets")]
 /// A new secret: [`SECRET_CHARS`] lowercase hexadecimal digits (128 random bits from the
 /// system), for an installation's identity or a seat.
 pub fn new_secret() -> Result<String, String> {

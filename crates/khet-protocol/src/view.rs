@@ -3,10 +3,10 @@
 //! out by the engine from a [`Mirror`]. The pages (`/watch/CODE`, `/play`) know no rules: the
 //! server sends them this after each change ([`crate::ServerMsg::View`]), and they draw it.
 
-use crate::{Clocks, Mirror, Status};
+use crate::{Clocks, GameView, Mirror, Status};
 use khet_engine::{
-    Color, Edition, HitEffect, Kind, Move, Piece, Rotation, Segment, SegmentEnd, Shot, Square,
-    reserved_for,
+    Color, Edition, Game, GameResult, HitEffect, Kind, Move, Piece, Rotation, Segment, SegmentEnd,
+    Shot, Square, reserved_for,
 };
 use serde::{Deserialize, Serialize};
 
@@ -248,33 +248,45 @@ pub struct BoardView {
 impl BoardView {
     /// The view of a followed game.
     pub fn new(mirror: &Mirror, presence: Presence) -> BoardView {
-        let game = &mirror.game;
+        let mut view = BoardView::of(&mirror.game, &mirror.view, mirror.you, mirror.result());
+        view.event = mirror.event;
+        view.presence = presence;
+        view
+    }
+
+    /// The view of `game`, which `info` describes (its players, status, offers) and `you` play
+    /// (if you do), ended with `result` (the server's word, or the engine's); event 0, nobody
+    /// connected.
+    pub fn of(
+        game: &Game,
+        info: &GameView,
+        you: Option<Color>,
+        result: Option<GameResult>,
+    ) -> BoardView {
         let position = game.position();
-        let view = &mirror.view;
         let player = |i: usize| {
-            view.players[i].as_ref().map(|p| {
-                if view.rated {
+            info.players[i].as_ref().map(|p| {
+                if info.rated {
                     format!("{} ({})", p.name, p.rating_text())
                 } else {
                     p.name.clone()
                 }
             })
         };
-        let result = mirror.result();
-        let playing = view.status == Status::Playing && result.is_none();
+        let playing = info.status == Status::Playing && result.is_none();
         let id = |c: Color| c.id().to_string();
         BoardView {
-            event: mirror.event,
-            code: view.code.clone(),
-            setup: view.setup.clone(),
+            event: 0,
+            code: info.code.clone(),
+            setup: info.setup.clone(),
             edition: match position.edition() {
                 Edition::Khet2 => "2.0",
                 Edition::Khet1 => "1.0",
             }
             .into(),
-            you: mirror.you.map(id),
+            you: you.map(id),
             players: [player(0), player(1)],
-            rated: view.rated,
+            rated: info.rated,
             reserved: Square::ALL
                 .into_iter()
                 .filter_map(|sq| {
@@ -288,16 +300,16 @@ impl BoardView {
                 .pieces()
                 .map(|(sq, p)| PieceView::new(sq, p))
                 .collect(),
-            moves: view.moves.clone(),
+            moves: info.moves.clone(),
             turn: id(game.side_to_move()),
             shot: game.last_turn().map(|t| ShotView::new(&t.shot)),
-            clocks: mirror.clocks().map(ClocksView::from),
-            status: view.status,
+            clocks: info.clocks.map(ClocksView::from),
+            status: info.status,
             result: result.map(|r| r.to_string()),
-            draw_offer: view.draw_offer.map(id),
-            takeback: view.takeback.map(id),
+            draw_offer: info.draw_offer.map(id),
+            takeback: info.takeback.map(id),
             repetition: playing && game.can_claim_draw(),
-            presence,
+            presence: Presence::default(),
             legal: if playing {
                 game.legal_moves().into_iter().map(LegalMove::new).collect()
             } else {
@@ -310,8 +322,7 @@ impl BoardView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::GameView;
-    use khet_engine::{Game, Setup};
+    use khet_engine::Setup;
 
     fn view_after(setup: &str, moves: &[&str]) -> BoardView {
         let position = Setup::builtin(setup).unwrap().position;

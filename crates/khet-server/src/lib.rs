@@ -4,6 +4,7 @@
 //! players are listed over plain HTTP (`http`), and games are watched in a browser (`watch`).
 
 pub mod admin;
+mod assets;
 pub mod backup;
 pub mod cluster;
 pub mod host;
@@ -81,7 +82,7 @@ pub fn router(hub: Hub, limits: LimitSettings) -> Router {
         .route("/about", get(http::index))
         .route("/watch/{code}", get(watch::page))
         .route("/watch/{code}/ws", get(watch::socket))
-        .route("/web/{file}", get(watch::asset))
+        .route("/web/{file}", get(assets::asset))
         .route("/play", get(play::home))
         .route("/play/{code}", get(play::game))
         .route("/setups", get(play::setups))

@@ -17,8 +17,12 @@ pub async fn home() -> Html<&'static str> {
     Html(include_str!("../web/play.html"))
 }
 
-/// `GET /play/{code}`: the page, at game `code`.
+/// `GET /play/{code}`: the page, at game `code` (or at the game against the computer that this
+/// browser keeps, `/play/computer`).
 pub async fn game(Path(code): Path<String>) -> Response {
+    if code == "computer" {
+        return home().await.into_response();
+    }
     match check_code(&code) {
         Ok(_) => Html(include_str!("../web/play.html")).into_response(),
         Err(e) => (StatusCode::NOT_FOUND, format!("{e}\n")).into_response(),
@@ -36,19 +40,30 @@ pub struct SetupEntry {
     edition: &'static str,
 }
 
-/// `GET /setups`: the built-in setups, Khet 2.0's first.
-pub async fn setups() -> Json<Vec<SetupEntry>> {
-    Json(
-        catalogue()
-            .into_iter()
-            .map(|(id, setup)| SetupEntry {
-                id,
-                name: setup.name.clone(),
-                edition: match setup.position.edition() {
-                    Edition::Khet2 => "2.0",
-                    Edition::Khet1 => "1.0",
-                },
-            })
-            .collect(),
-    )
+/// What the page may offer.
+#[derive(Serialize)]
+pub struct Offer {
+    /// The built-in setups, Khet 2.0's first.
+    setups: Vec<SetupEntry>,
+    /// Whether this server carries the page's engine, for games against the computer.
+    computer: bool,
+}
+
+/// `GET /setups`: the setups, and whether the computer plays here.
+pub async fn setups() -> Json<Offer> {
+    let setups = catalogue()
+        .into_iter()
+        .map(|(id, setup)| SetupEntry {
+            id,
+            name: setup.name.clone(),
+            edition: match setup.position.edition() {
+                Edition::Khet2 => "2.0",
+                Edition::Khet1 => "1.0",
+            },
+        })
+        .collect();
+    Json(Offer {
+        setups,
+        computer: crate::assets::has_engine(),
+    })
 }

@@ -11,7 +11,7 @@ use crate::state::AppState;
 use crate::views::{Seen, Views};
 use axum::extract::ws::{Message, WebSocket};
 use axum::extract::{ConnectInfo, Path, State, WebSocketUpgrade};
-use axum::http::{StatusCode, header};
+use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use khet_protocol::view::BoardView;
 use khet_protocol::{ServerMsg, check_code};
@@ -30,31 +30,6 @@ pub async fn page(Path(code): Path<String>) -> Response {
         Ok(_) => Html(include_str!("../web/watch.html")).into_response(),
         Err(e) => (StatusCode::NOT_FOUND, format!("{e}\n")).into_response(),
     }
-}
-
-/// `GET /web/{file}`: the pages' script and style.
-pub async fn asset(Path(file): Path<String>) -> Response {
-    let (body, kind) = match file.as_str() {
-        "watch.js" => (
-            include_str!("../web/watch.js"),
-            "text/javascript; charset=utf-8",
-        ),
-        "lobby.js" => (
-            include_str!("../web/lobby.js"),
-            "text/javascript; charset=utf-8",
-        ),
-        "board.js" => (
-            include_str!("../web/board.js"),
-            "text/javascript; charset=utf-8",
-        ),
-        "play.js" => (
-            include_str!("../web/play.js"),
-            "text/javascript; charset=utf-8",
-        ),
-        "khet.css" => (include_str!("../web/khet.css"), "text/css; charset=utf-8"),
-        _ => return (StatusCode::NOT_FOUND, "no such file\n").into_response(),
-    };
-    ([(header::CONTENT_TYPE, kind)], body).into_response()
 }
 
 /// `GET /watch/{code}/ws`: the frames of game `code`, as a spectator (no hello, no secret, and

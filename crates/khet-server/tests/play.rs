@@ -339,3 +339,81 @@ fn junk_in_storage_and_an_unknown_game_get_a_message_not_a_blank_page() {
         "Junk"
     );
 }
+
+/// The moves the page lists, in order.
+fn page_moves(browser: &Browser) -> Vec<String> {
+    let moves = browser
+        .eval("[...document.querySelectorAll('#moves li')].map(li => li.textContent).join(' ')");
+    moves
+        .as_str()
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_computer_answers_in_the_page_with_legal_moves_and_the_page_keeps_drawing() {
+    use khet_engine::{Game, Setup};
+    let db = Db::new(Backend::Sqlite, "computer");
+    let server = Server::start(&db, 0, &[]);
+    let browser = Browser::start(1280, 900);
+    browser.open(&format!("http://{}/play", server.addr));
+    browser.until(
+        "the game against the computer offered",
+        "document.querySelectorAll('#computer-setup option').length >= 8 && \
+         !document.getElementById('computer-form').hidden",
+    );
+    // Master thinks its whole budget (2.5 s a move), in which a page whose main thread were
+    // busy would draw nothing.
+    browser.click("#level option[value=\"master\"]");
+    browser.click("#computer-color option[value=\"silver\"]");
+    browser.click("#play-computer");
+    browser.until(
+        "the first move to make",
+        "document.getElementById('status').textContent.startsWith('Your move')",
+    );
+    assert_eq!(text(&browser, "location.pathname"), "/play/computer");
+    // Frames drawn while the computer thinks, counted by the page's own clock of frames.
+    browser.eval(
+        "(window.thinkingFrames = 0, (function count() { \
+           if (document.body.dataset.thinking === 'yes') window.thinkingFrames++; \
+           requestAnimationFrame(count); })(), true)",
+    );
+    let start = Setup::builtin("classic").unwrap().position;
+    // Once the page has loaded, the game needs no server.
+    server.kill();
+    for turn in 0..2 {
+        let before = page_moves(&browser);
+        let game = Game::from_moves(start, &before).expect("the page's moves replay natively");
+        // The first of the engine's legal moves that loses nothing at once.
+        let mv = game
+            .legal_moves()
+            .into_iter()
+            .find(|&mv| {
+                let mut g = game.clone();
+                g.play(mv).is_ok_and(|t| t.shot.hits.is_empty())
+            })
+            .expect("a quiet move");
+        click_move(&browser, &mv.to_string());
+        browser.until(
+            &format!("the computer's reply {turn}"),
+            &format!(
+                "document.querySelectorAll('#moves li').length === {} && \
+                 document.body.dataset.thinking === 'no'",
+                before.len() / 2 + 1
+            ),
+        );
+        let after = page_moves(&browser);
+        assert_eq!(after.len(), before.len() + 2, "{after:?}");
+        assert_eq!(after[before.len()], mv.to_string());
+        Game::from_moves(start, &after)
+            .unwrap_or_else(|e| panic!("the computer's reply is legal natively: {e}: {after:?}"));
+    }
+    let frames = browser.eval("window.thinkingFrames").as_u64().unwrap_or(0);
+    assert!(
+        frames >= 60,
+        "only {frames} frames drawn in the 5 s the computer thought"
+    );
+    std::fs::write(shots_dir().join("computer.png"), browser.screenshot()).unwrap();
+}

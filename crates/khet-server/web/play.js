@@ -1,9 +1,10 @@
 // The play page: a person plays from a browser through the server's own protocol (the /ws
-// socket, docs/online-protocol.md). Its hello asks for views, so after each change the server
+// socket, docs/online-protocol.md), or the computer in the page (computer.js). Its hello asks for views, so after each change the server
 // sends the game worked out by the engine, legal moves included: this script knows no rules.
 // The identity, the name and each game's seat secret stay in localStorage, so a reload or a
 // dropped connection takes the seat again where the game stands.
 import { Board, clockText, listMoves, sideName } from "./board.js";
+import { ComputerGame, keptGame } from "./computer.js";
 
 const VERSION = 1;
 const $ = (id) => document.getElementById(id);
@@ -66,6 +67,8 @@ let code = (() => {
 /// What to do with `code` once welcomed: take the seat, join, or watch.
 let view = null;
 let received = 0;
+/// The game against the computer, when that is what the table shows (`/play/computer`).
+let computer = null;
 let lastSituation = "";
 
 function send(msg) {
@@ -78,6 +81,7 @@ function send(msg) {
 }
 
 function connect() {
+  if (computer) return;
   if (!name) {
     showHome();
     $("connection").textContent = code ? `Give your name to play game ${code}.` : "Give your name to play.";
@@ -281,17 +285,27 @@ function open(c) {
   afterWelcome();
 }
 
+/// Setups' names for people, by the names games give (`khet2/classic`: `Classic`).
+const setupNames = new Map();
+const setupName = (id) => setupNames.get(id) || setupNames.get(`khet2/${id}`) || id;
+
 async function loadSetups() {
-  const select = $("setup");
   try {
     const answer = await fetch("/setups");
     if (!answer.ok) throw new Error(answer.statusText);
-    for (const s of await answer.json()) {
-      const option = document.createElement("option");
-      option.value = s.id;
-      option.textContent = `${s.name} (Khet ${s.edition})`;
-      select.append(option);
+    const offer = await answer.json();
+    for (const s of offer.setups) setupNames.set(s.id, s.name);
+    if (view) show(view);
+    for (const select of [$("setup"), $("computer-setup")]) {
+      for (const s of offer.setups) {
+        const option = document.createElement("option");
+        option.value = s.id;
+        option.textContent = `${s.name} (Khet ${s.edition})`;
+        select.append(option);
+      }
     }
+    $("computer-form").hidden = !offer.computer;
+    $("computer-missing").hidden = offer.computer;
   } catch (e) {
     problem(`The server did not list its setups (${e.message}); reload to try again.`);
   }
@@ -341,6 +355,40 @@ $("join-form").onsubmit = (e) => {
   open(text);
 };
 
+$("computer-form").onsubmit = (e) => {
+  e.preventDefault();
+  let you = $("computer-color").value;
+  if (you === "random") you = Math.random() < 0.5 ? "silver" : "red";
+  const setup = $("computer-setup").value;
+  history.pushState(null, "", "/play/computer");
+  startComputer({ setup, level: $("level").value, you, saved: setup });
+};
+
+/// Sits down to a game against the computer: a new one, or the one kept in this browser.
+function startComputer(settings) {
+  if (computer) computer.close();
+  if (socket) {
+    retry = -1;
+    socket.close();
+  }
+  view = null;
+  code = null;
+  $("connection").textContent = "";
+  computer = new ComputerGame(settings, show, (thinking) => {
+    document.body.dataset.thinking = thinking ? "yes" : "no";
+    if (thinking) say("The computer is thinking…");
+    select(selected);
+  });
+  showTable();
+  say("The engine is loading…");
+  computer.start().catch((e) => problem(`The engine did not start: ${e.message}`));
+}
+
+/// Runs a request to the computer's game; its refusal is said, not thrown.
+function withComputer(what) {
+  what().catch((e) => say(`${e.message.charAt(0).toUpperCase()}${e.message.slice(1)}.`));
+}
+
 $("seek").onclick = () => {
   send({ type: "seek", clock: clockSpec($("clock").value), rated: $("rated").checked });
 };
@@ -387,10 +435,15 @@ function select(sq) {
 }
 
 function play(move) {
+  select(null);
+  if (computer) {
+    say(`You play ${move.mv}.`);
+    withComputer(() => computer.play(move.mv));
+    return;
+  }
   if (send({ type: "move", ply: view.moves.length, mv: move.mv })) {
     say(`You play ${move.mv}…`);
   }
-  select(null);
 }
 
 /// Why a square cannot be used now, or null.
@@ -399,6 +452,7 @@ function whyNot(sq) {
   if (view.status === "open") return "Your opponent has not come yet.";
   if (view.result || view.status === "over") return "The game is over.";
   if (!view.you) return "You are watching this game.";
+  if (computer && computer.busy) return "The computer is thinking.";
   if (view.you !== view.turn) return `It is ${sideName(view.turn)}'s turn.`;
   const piece = pieceAt(sq);
   if (!piece) return `${sq} is empty: pick one of your pieces.`;
@@ -523,27 +577,50 @@ function showCursor() {
 
 $("flip").onclick = () => {
   board.turn(!board.turned);
-  if (code) {
-    turned[code] = board.turned;
+  if (code || computer) {
+    turned[code || "computer"] = board.turned;
     keep("khet.turned", turned);
   }
   placePlayers();
 };
 
-const act = (id, msg) => {
-  $(id).onclick = () => send(msg);
+/// A button's action: a message to the server, or in a game against the computer, `local`.
+const act = (id, msg, local) => {
+  $(id).onclick = () => {
+    if (!computer) send(msg);
+    else if (local) withComputer(local);
+  };
 };
 act("offer-draw", { type: "offer_draw" });
 act("accept-draw", { type: "accept_draw" });
 act("decline-draw", { type: "decline_draw" });
-act("claim-repetition", { type: "claim_repetition" });
-act("takeback", { type: "request_takeback" });
+act("claim-repetition", { type: "claim_repetition" }, () => computer.claimDraw());
+act("takeback", { type: "request_takeback" }, () => computer.takeBack());
 act("accept-takeback", { type: "accept_takeback" });
 act("decline-takeback", { type: "decline_takeback" });
 act("claim-win", { type: "claim_abandoned", draw: false });
 act("claim-draw", { type: "claim_abandoned", draw: true });
 $("resign").onclick = () => {
-  if (confirm("Resign this game?")) send({ type: "resign" });
+  if (!confirm("Resign this game?")) return;
+  if (computer) withComputer(() => computer.resign());
+  else send({ type: "resign" });
+};
+$("hint").onclick = () => {
+  if (!computer || computer.busy) return;
+  say("Looking for a good move…");
+  withComputer(async () => {
+    const hint = await computer.hint();
+    select(hint.from);
+    const marks = [[hint.from, "selected"]];
+    if (hint.to) marks.push([hint.to, "hint"]);
+    board.mark(marks);
+    say(`Hint: ${hint.text}${hint.rotate ? ` (turn it ${hint.rotate === "cw" ? "clockwise" : "anticlockwise"})` : ""}.`);
+  });
+};
+$("new-game").onclick = () => {
+  if (computer) computer.close();
+  computer = null;
+  location.href = "/play";
 };
 $("copy").onclick = async () => {
   $("link").select();
@@ -582,14 +659,15 @@ function tick() {
     clock.textContent = c ? clockText(c.remaining_ms[i] - (running ? now : 0)) : "";
     clock.classList.toggle("running", !!running);
     const gone = view.presence.gone_ms[i];
-    const away = view.players[i] && !view.presence.connected[i] && view.status === "playing";
+    const away = !computer && view.players[i] && !view.presence.connected[i] &&
+      view.status === "playing";
     bar.querySelector(".presence").textContent = away
       ? `(away ${Math.floor(((gone || 0) + now) / 1000)} s)` : "";
   }
   // The opponent gone long enough: the game may be claimed.
   const opponent = view.you === "silver" ? 1 : 0;
   const gone = view.presence.gone_ms[opponent];
-  const claimable = !!view.you && view.status === "playing" && !view.result &&
+  const claimable = !computer && !!view.you && view.status === "playing" && !view.result &&
     !view.presence.connected[opponent] && gone !== null && gone + now >= view.presence.grace_ms;
   $("claim-win").hidden = !claimable;
   $("claim-draw").hidden = !claimable;
@@ -600,6 +678,7 @@ function describeTurn(v) {
   if (v.status === "open") return "Waiting for your opponent: send them the link.";
   if (!v.you) return `${sideName(v.turn)} to move. You are watching.`;
   if (v.you === v.turn) return `Your move: pick a piece of yours (${sideName(v.you)}).`;
+  if (computer) return "The computer is thinking…";
   return `${sideName(v.turn)} to move.`;
 }
 
@@ -613,7 +692,7 @@ function show(v) {
   view = v;
   received = performance.now();
   if (first) {
-    const keptTurn = turned[v.code];
+    const keptTurn = turned[v.code || "computer"];
     board.turn(typeof keptTurn === "boolean" ? keptTurn : v.you === "red");
     select(null);
   }
@@ -621,7 +700,9 @@ function show(v) {
   else if (selected) select(selected);
   showTable();
   document.title = `Khet ${v.code}: ${v.players[0] ?? "?"} – ${v.players[1] ?? "?"}`;
-  $("title").textContent = `Game ${v.code} · ${v.setup} · Khet ${v.edition}${v.rated ? " · rated" : ""}`;
+  $("title").textContent = computer
+    ? `Against the computer · ${setupName(v.setup)} · Khet ${v.edition}`
+    : `Game ${v.code} · ${setupName(v.setup)} · Khet ${v.edition}${v.rated ? " · rated" : ""}`;
   board.draw(v);
   placePlayers();
   listMoves($("moves"), v.moves);
@@ -642,7 +723,7 @@ function show(v) {
   const playing = v.status === "playing" && !v.result && !!v.you;
   const them = v.you === "silver" ? "red" : "silver";
   $("actions").hidden = !v.you || !!v.result || v.status === "over";
-  $("offer-draw").hidden = !playing || v.draw_offer !== null;
+  $("offer-draw").hidden = !playing || v.draw_offer !== null || !!computer;
   $("accept-draw").hidden = !playing || v.draw_offer !== them;
   $("decline-draw").hidden = !playing || v.draw_offer !== them;
   $("claim-repetition").hidden = !playing || !v.repetition || v.turn !== v.you;
@@ -650,11 +731,19 @@ function show(v) {
   $("accept-takeback").hidden = !playing || v.takeback !== them;
   $("decline-takeback").hidden = !playing || v.takeback !== them;
   $("resign").hidden = !playing;
+  $("hint").hidden = !playing || !computer;
+  $("new-game").hidden = !computer;
+  if (computer) $("actions").hidden = false;
   if (v.draw_offer === them && playing) say(`${sideName(them)} offers a draw.`);
   if (v.takeback === them && playing) say(`${sideName(them)} asks to take back their last move.`);
 }
 
 window.addEventListener("popstate", () => {
+  if (computer || location.pathname === "/play/computer") {
+    // Between the computer's table and the rest: the page starts again where it now is.
+    location.reload();
+    return;
+  }
   const part = decodeURIComponent(location.pathname.split("/")[2] || "");
   code = isCode(part) ? part : null;
   view = null;
@@ -666,5 +755,12 @@ window.addEventListener("popstate", () => {
 
 setInterval(tick, 250);
 loadSetups();
-if (code) showTable(); else showHome();
-connect();
+const kept = keptGame();
+$("computer-resume").hidden = !kept;
+if (location.pathname === "/play/computer" && kept) {
+  startComputer(kept);
+} else {
+  if (location.pathname === "/play/computer") history.replaceState(null, "", "/play");
+  if (code) showTable(); else showHome();
+  connect();
+}

@@ -384,6 +384,11 @@ impl KhetGame {
 
     /// Where the side to move's laser would go after `text`, without playing it.
     pub fn preview_shot(&self, text: &str) -> Result<ShotView, String> {
+        self.shot_after(text).map(|shot| shot_view(&shot))
+    }
+
+    /// The shot the side to move would fire after `text`.
+    fn shot_after(&self, text: &str) -> Result<Shot, String> {
         if let Some(r) = self.game.result() {
             return Err(format!("the game is over: {r}"));
         }
@@ -391,7 +396,7 @@ impl KhetGame {
         let side = board.side_to_move();
         let mv = board.parse_move(text.trim()).map_err(|e| e.to_string())?;
         board.apply_move(mv);
-        Ok(shot_view(&fire(&board, side)))
+        Ok(fire(&board, side))
     }
 
     /// The move the computer would play at `level` (the desktop game's levels, Master from
@@ -569,6 +574,58 @@ impl KhetGame {
             .resign(color)
             .map(|r| r.to_string())
             .map_err(|e| e.to_string())
+    }
+
+    /// The game as the play page draws it: the view the server sends an online page
+    /// (`khet_protocol::view::BoardView`, legal moves included), as JSON. `you` is the human's
+    /// side (`silver` or `red`), `setup` the setup's name for the title, `names` Silver's and
+    /// Red's names separated by a line break.
+    pub fn view(&self, you: &str, setup: &str, names: &str) -> Result<String, String> {
+        let you: Color = you
+            .parse()
+            .map_err(|e: khet_engine::ParseNameError| e.to_string())?;
+        let mut names = names.lines().map(|n| {
+            Some(khet_protocol::PlayerInfo {
+                id: String::new(),
+                name: n.to_string(),
+                rating: 0.0,
+                deviation: 0.0,
+                games: 0,
+            })
+        });
+        let result = self.game.result();
+        let info = khet_protocol::GameView {
+            code: String::new(),
+            setup: setup.to_string(),
+            start: self.game.start().to_string(),
+            rated: false,
+            clock: None,
+            players: [names.next().flatten(), names.next().flatten()],
+            moves: self.move_texts(),
+            clocks: None,
+            status: if result.is_some() {
+                khet_protocol::Status::Over
+            } else {
+                khet_protocol::Status::Playing
+            },
+            result,
+            draw_offer: None,
+            takeback: None,
+        };
+        Ok(json(&khet_protocol::view::BoardView::of(
+            &self.game,
+            &info,
+            Some(you),
+            result,
+        )))
+    }
+
+    /// The shot the side to move would fire after `text`, drawn as the page draws a shot
+    /// (`khet_protocol::view::ShotView`, lines in board units), as JSON.
+    #[wasm_bindgen(js_name = previewView)]
+    pub fn preview_view(&self, text: &str) -> Result<String, String> {
+        self.shot_after(text)
+            .map(|shot| json(&khet_protocol::view::ShotView::new(&shot)))
     }
 
     /// A fixed-depth search of the current position with a fresh searcher, for measuring the

@@ -324,3 +324,29 @@ fn a_position_string_starts_a_game_and_take_backs_and_claims_work() {
     );
     assert!(g.is_over());
 }
+
+#[test]
+fn the_view_is_the_servers_view_of_the_same_game() {
+    // The page draws a game against the computer from the same view an online game's server
+    // sends: the engine's pieces, legal moves, shot and result, and the players' names.
+    let mut g = KhetGame::new("classic").unwrap();
+    g.play("c1d2").unwrap();
+    let view: khet_protocol::view::BoardView =
+        serde_json::from_str(&g.view("red", "khet2/classic", "You\nComputer").unwrap())
+            .expect("a BoardView");
+    let mut game = Game::new(Setup::builtin("classic").unwrap().position);
+    game.play_text("c1d2").unwrap();
+    assert_eq!(view.legal.len(), game.legal_moves().len());
+    assert_eq!(view.pieces.len(), game.position().pieces().count());
+    assert_eq!(view.moves, ["c1d2"]);
+    assert_eq!(view.turn, "red");
+    assert_eq!(view.you.as_deref(), Some("red"));
+    assert_eq!(view.players[0].as_deref(), Some("You"));
+    assert!(view.shot.is_some() && view.result.is_none());
+    // The preview is a shot as the page draws it, and refuses what is not a move.
+    let preview: khet_protocol::view::ShotView =
+        serde_json::from_str(&g.preview_view("a8-").unwrap()).unwrap();
+    assert_eq!(preview.color, "red");
+    assert!(g.preview_view("a1a1").is_err());
+    assert!(g.view("blue", "classic", "").is_err());
+}
