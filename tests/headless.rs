@@ -845,6 +845,72 @@ fn the_editors_keys_turn_remove_undo_redo_and_drop_the_brush() {
     assert_eq!(editor(&app).board.piece_at(sq("d4")), None);
 }
 
+// The board camera: placed by the stage's orbit, without drawing, on a camera of the test's own.
+
+/// The game headless with the keyboard, the board camera's orbit and a board camera.
+fn with_camera() -> App {
+    common::headless_with(0.0, |app| {
+        app.add_plugins((bevy::input::InputPlugin, khet::stage::camera::orbit_plugin));
+        app.world_mut()
+            .spawn((khet::board::BoardCamera, Transform::default()));
+    })
+}
+
+/// The side the board camera shows the board from, as the player sees it: Silver's with rank
+/// 1 nearest and the files reading a to j left to right, Red's with rank 8 nearest and j to a.
+fn seen_from(app: &mut App) -> Side {
+    let camera = *app
+        .world_mut()
+        .query_filtered::<&Transform, With<khet::board::BoardCamera>>()
+        .single(app.world())
+        .expect("one board camera");
+    // The camera's own axes: x to the right, the camera at the origin.
+    let view = camera.compute_affine().inverse();
+    let at = |s: &str| view.transform_point3(khet::board::square_center(sq(s)));
+    let rank_1_near = at("e1").length() < at("e8").length();
+    let a_left = at("a4").x < at("j4").x;
+    assert_eq!(
+        rank_1_near, a_left,
+        "the board seen from one side: {camera:?}"
+    );
+    if rank_1_near { Side::Silver } else { Side::Red }
+}
+
+#[test]
+fn the_board_faces_the_players_side_and_turns_around() {
+    use khet::stage::camera::CameraAction;
+    let computer = Player::Computer(khet_engine::Level::Beginner);
+    let mut app = with_camera();
+    start(&mut app, [Player::Person, Player::Person]);
+    assert_eq!(seen_from(&mut app), Side::Silver);
+    // Seated as Red online: the online table's game has Red's player the person.
+    let setup = app
+        .world()
+        .resource::<khet::setups::SetupLibrary>()
+        .classic();
+    let online = NewGameSpec {
+        online: true,
+        ..NewGameSpec::casual(setup, [Player::Online, Player::Person])
+    };
+    send(&mut app, NewGameRequested(online));
+    assert_eq!(seen_from(&mut app), Side::Red);
+    // F turns the board around, and the board's button (its message) back.
+    press(&mut app, &[KeyCode::KeyF]);
+    assert_eq!(seen_from(&mut app), Side::Silver);
+    send(&mut app, CameraAction::Flip);
+    assert_eq!(seen_from(&mut app), Side::Red);
+    // R snaps back to the home view of the side it is seen from.
+    press(&mut app, &[KeyCode::KeyF]);
+    press(&mut app, &[KeyCode::KeyR]);
+    assert_eq!(seen_from(&mut app), Side::Silver);
+    // Against the computer, Red's player sees Red's side, and Silver's player Silver's, each
+    // new game turning the board to its person whatever it was turned to before.
+    start(&mut app, [computer, Player::Person]);
+    assert_eq!(seen_from(&mut app), Side::Red);
+    start(&mut app, [Player::Person, computer]);
+    assert_eq!(seen_from(&mut app), Side::Silver);
+}
+
 #[test]
 fn the_computer_thinks_on_the_threads_the_settings_allow() {
     for setting in [0, 1, 2] {

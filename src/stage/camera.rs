@@ -1,17 +1,19 @@
 //! The camera: shows the whole board by default, from the side of the one person at the table
 //! (Red's player, online or against the computer, sees it from Red's); right-drag orbits, the
-//! wheel zooms; it snaps back (R) or flips to the other side (F). HDR with bloom makes the beam
-//! glow.
+//! wheel zooms; it snaps back (R) or turns the board around (F, or the board's own button). HDR
+//! with bloom makes the beam glow.
 
 use crate::board::{BoardCamera, BoardRect};
 use crate::settings::Settings;
-use crate::table::Match;
+use crate::table::NewGameRequested;
+use crate::theme::{PanelSet, PanelSpace};
 use bevy::camera::RenderTarget;
 use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::post_process::bloom::Bloom;
 use bevy::prelude::*;
-use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
+use bevy_egui::input::egui_wants_any_pointer_input;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use khet_engine::{Color as Side, Player};
 
 /// Orbit around the board centre.
@@ -66,7 +68,7 @@ impl Orbit {
 /// side panel and the status bar (964 × 778).
 pub const FRAMED_ASPECT: f32 = 1.24;
 
-/// Camera requests from the panels and keys.
+/// Camera requests from the board's button and the keys.
 #[derive(Message, Clone, Copy, Debug)]
 pub enum CameraAction {
     Home,
@@ -74,15 +76,36 @@ pub enum CameraAction {
 }
 
 pub(super) fn plugin(app: &mut App) {
+    orbit_plugin(app);
+    app.add_systems(Startup, spawn_camera)
+        .add_systems(
+            Update,
+            orbit_with_mouse
+                .run_if(not(egui_wants_any_pointer_input))
+                .before(place_camera)
+                .in_set(crate::GameSet::View),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            turn_button
+                .run_if(crate::table::has_match)
+                .in_set(PanelSet::Overlays),
+        );
+}
+
+/// Where the board camera looks from and what moves it, without drawing: the keys (R, F), the
+/// requests ([`CameraAction`]), each new game turned to its person's side, the shake, and the
+/// board camera placed. Apart so that the headless tests (`tests/headless.rs`) add it to the
+/// game's core with a board camera of their own.
+pub fn orbit_plugin(app: &mut App) {
     crate::frames::add_waking_message::<CameraAction>(app)
         .insert_resource(Orbit::HOME)
         .init_resource::<Shake>()
-        .add_systems(Startup, spawn_camera)
+        .init_resource::<BoardRect>()
         .add_systems(
             Update,
             (
-                orbit_with_mouse.run_if(not(egui_wants_any_pointer_input)),
-                camera_keys.run_if(not(egui_wants_any_keyboard_input)),
+                camera_keys.run_if(crate::keys::keys_free),
                 face_the_players_side,
                 camera_actions,
                 place_camera,
@@ -161,6 +184,31 @@ fn camera_keys(keys: Res<ButtonInput<KeyCode>>, mut actions: MessageWriter<Camer
     }
 }
 
+/// The board's own button, at the bottom right of its picture (over the dark before the near
+/// rim): turns the board around, as F does, wherever the board is shown.
+fn turn_button(
+    mut contexts: EguiContexts,
+    space: Res<PanelSpace>,
+    mut actions: MessageWriter<CameraAction>,
+) -> Result {
+    if !space.free.is_positive() {
+        return Ok(());
+    }
+    egui::Area::new(egui::Id::new("turn the board"))
+        .pivot(egui::Align2::RIGHT_BOTTOM)
+        .fixed_pos(space.free.right_bottom() - egui::vec2(10.0, 10.0))
+        .show(contexts.ctx_mut()?, |ui| {
+            if ui
+                .button("Turn the board")
+                .on_hover_text("F: see the board from the other side")
+                .clicked()
+            {
+                actions.write(CameraAction::Flip);
+            }
+        });
+    Ok(())
+}
+
 fn camera_actions(
     mut actions: MessageReader<CameraAction>,
     mut orbit: ResMut<Orbit>,
@@ -185,23 +233,18 @@ pub fn seen_from_red(players: [Player; 2]) -> bool {
     players[Side::Red.index()] == Player::Person && players[Side::Silver.index()] != Player::Person
 }
 
-/// A new game turns the camera to its person's side, once a game, known by its start (a
-/// resynchronised online game keeps it, so a flip with F stays). The table replaces `Match` for
-/// each game, and a replaced resource is changed, not added: every change is looked at.
+/// Each game put on the table turns the camera to its person's side: a new one, a resumed one,
+/// a replay, an online game (also when the server sends it again). Read from the table's
+/// requests, each of which replaces `Match`, rather than from the `Match` itself, which every
+/// move changes too and whose date two games begun in one second share.
 fn face_the_players_side(
-    m: Option<Res<Match>>,
+    mut new_games: MessageReader<NewGameRequested>,
     settings: Res<Settings>,
     mut orbit: ResMut<Orbit>,
-    mut faced: Local<Option<String>>,
 ) {
-    let Some(m) = m.filter(DetectChanges::is_changed) else {
-        return;
-    };
-    if faced.as_deref() == Some(m.date.as_str()) {
-        return;
+    if let Some(NewGameRequested(spec)) = new_games.read().last() {
+        *orbit = Orbit::home(&settings, seen_from_red(spec.players));
     }
-    *faced = Some(m.date.clone());
-    *orbit = Orbit::home(&settings, seen_from_red(m.spec.players));
 }
 
 /// A small shake when the laser strikes (`effects` adds to it; a setting turns it off). It
