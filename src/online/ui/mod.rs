@@ -108,36 +108,50 @@ fn screen(
                     );
                 }
             }
-            host(ui, hosting.as_deref(), &mut host_port, &mut requests);
+            let name = khet_protocol::check_name(&settings.online_name);
+            host(ui, hosting.as_deref(), &mut host_port, &mut requests, &name);
         });
     });
     Ok(())
 }
 
-/// *Host on this computer*, or what is hosted and how friends reach it.
+/// *Host on this computer* (once the player's `name` will do, since the game connects to the
+/// server it hosts under it), or what is hosted and how friends reach it.
 fn host(
     ui: &mut egui::Ui,
     hosting: Option<&Hosting>,
     port: &mut HostPort,
     requests: &mut MessageWriter<OnlineRequest>,
+    name: &Result<String, String>,
 ) {
     ui.separator();
     match hosting {
         None => {
+            let why_not = name
+                .as_ref()
+                .err()
+                .map(|e| format!("Give your name first: {e}."));
             ui.horizontal(|ui| {
-                if ui
-                    .button("Host on this computer")
+                let button = ui
+                    .add_enabled(
+                        why_not.is_none(),
+                        egui::Button::new("Host on this computer"),
+                    )
                     .on_hover_text(
                         "Run a Khet server in this game, for friends on the same network: \
                          your game connects to it, and theirs to the address shown.",
-                    )
-                    .clicked()
-                {
+                    );
+                if let Some(why) = &why_not {
+                    button.on_disabled_hover_text(why);
+                } else if button.clicked() {
                     requests.write(OnlineRequest::Host(port.port));
                 }
                 ui.label("port");
                 ui.add(egui::DragValue::new(&mut port.port).range(1024..=65535));
             });
+            if let Some(why) = &why_not {
+                ui.small(why);
+            }
         }
         Some(hosting) => {
             ui.strong("Hosting a server on this computer");
@@ -607,4 +621,97 @@ fn takeback_asked(
         });
     });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bevy::ecs::system::SystemState;
+    use egui::accesskit::Role;
+
+    /// What the player sees of *Host on this computer* with `name` given, and what a click on
+    /// it asks for: whether it is enabled, the texts shown around it, and the ports asked to
+    /// host on. Drawn by egui as on the Online screen, read through its accessibility tree.
+    fn host_clicked(name: &str) -> (bool, Vec<String>, Vec<u16>) {
+        let mut world = World::new();
+        world.init_resource::<Messages<OnlineRequest>>();
+        let mut state = SystemState::<MessageWriter<OnlineRequest>>::new(&mut world);
+        let mut requests = state.get_mut(&mut world).expect("a writer of requests");
+        let mut port = HostPort {
+            port: 7000,
+            folder: None,
+        };
+        let name = khet_protocol::check_name(name);
+        let ctx = egui::Context::default();
+        ctx.enable_accesskit();
+        let mut frame = |events: Vec<egui::Event>| {
+            let input = egui::RawInput {
+                events,
+                ..Default::default()
+            };
+            let mut output =
+                ctx.run_ui(input, |ui| host(ui, None, &mut port, &mut requests, &name));
+            // The font's texture, which a renderer would take.
+            output.textures_delta.clear();
+            output
+                .platform_output
+                .accesskit_update
+                .expect("the accessibility tree")
+        };
+        let shown = frame(Vec::new());
+        let (_, button) = shown
+            .nodes
+            .iter()
+            .find(|(_, n)| n.label() == Some("Host on this computer"))
+            .expect("the Host button");
+        let enabled = !button.is_disabled();
+        let texts = shown
+            .nodes
+            .iter()
+            .filter(|(_, n)| n.role() == Role::Label)
+            .filter_map(|(_, n)| n.value().map(String::from))
+            .collect();
+        let b = button.bounds().expect("where the button is");
+        let pos = egui::pos2(((b.x0 + b.x1) / 2.0) as f32, ((b.y0 + b.y1) / 2.0) as f32);
+        let press = |pressed| egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        };
+        frame(vec![egui::Event::PointerMoved(pos), press(true)]);
+        frame(vec![press(false)]);
+        frame(Vec::new());
+        let asked = world
+            .resource::<Messages<OnlineRequest>>()
+            .iter_current_update_messages()
+            .filter_map(|r| match r {
+                OnlineRequest::Host(port) => Some(*port),
+                _ => None,
+            })
+            .collect();
+        (enabled, texts, asked)
+    }
+
+    #[test]
+    fn hosting_waits_for_a_name() {
+        // No name, or only spaces: the button is greyed, says why, and a click asks nothing.
+        for name in ["", "   "] {
+            let (enabled, texts, asked) = host_clicked(name);
+            assert!(!enabled, "enabled with the name {name:?}");
+            assert!(
+                texts.iter().any(|t| t.starts_with("Give your name first")),
+                "{texts:?}"
+            );
+            assert_eq!(asked, Vec::<u16>::new());
+        }
+        // With a name, a click asks to host on the chosen port, and nothing is to be given.
+        let (enabled, texts, asked) = host_clicked("Ada");
+        assert!(enabled);
+        assert!(
+            !texts.iter().any(|t| t.contains("Give your name")),
+            "{texts:?}"
+        );
+        assert_eq!(asked, vec![7000]);
+    }
 }
