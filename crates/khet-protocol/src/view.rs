@@ -241,7 +241,8 @@ pub struct BoardView {
     pub repetition: bool,
     /// Who is at the table.
     pub presence: Presence,
-    /// The legal moves of the side to move, while the game is played (empty otherwise).
+    /// The legal moves of the side to move, while the game is played, for a viewer who plays it
+    /// (empty otherwise).
     pub legal: Vec<LegalMove>,
 }
 
@@ -310,7 +311,8 @@ impl BoardView {
             takeback: info.takeback.map(id),
             repetition: playing && game.can_claim_draw(),
             presence: Presence::default(),
-            legal: if playing {
+            // A spectator has no use for them.
+            legal: if playing && you.is_some() {
                 game.legal_moves().into_iter().map(LegalMove::new).collect()
             } else {
                 Vec::new()

@@ -3,16 +3,32 @@
 //! copied `khet-server` serves its whole site.
 
 use axum::extract::Path;
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+
+/// The play page's engine, as `build.rs` found it: each file as built and gzipped.
+pub struct Engine {
+    js: &'static [u8],
+    js_gz: &'static [u8],
+    wasm: &'static [u8],
+    wasm_gz: &'static [u8],
+}
 
 include!(concat!(env!("OUT_DIR"), "/engine.rs"));
 
 const JS: &str = "text/javascript; charset=utf-8";
 
-/// The file and its type, if the server has it.
-fn file(name: &str) -> Option<(&'static [u8], &'static str)> {
-    let text = |s: &'static str, kind| Some((s.as_bytes(), kind));
+/// The file and its type, if the server has it (gzipped when `gzip` and it has it so, and
+/// then whether it is).
+fn file(name: &str, gzip: bool) -> Option<(&'static [u8], &'static str, bool)> {
+    let text = |s: &'static str, kind| Some((s.as_bytes(), kind, false));
+    let packed = |plain, gz, kind| {
+        Some(if gzip {
+            (gz, kind, true)
+        } else {
+            (plain, kind, false)
+        })
+    };
     match name {
         "watch.js" => text(include_str!("../web/watch.js"), JS),
         "lobby.js" => text(include_str!("../web/lobby.js"), JS),
@@ -21,8 +37,10 @@ fn file(name: &str) -> Option<(&'static [u8], &'static str)> {
         "computer.js" => text(include_str!("../web/computer.js"), JS),
         "engine-worker.js" => text(include_str!("../web/engine-worker.js"), JS),
         "khet.css" => text(include_str!("../web/khet.css"), "text/css; charset=utf-8"),
-        "khet_web.js" => ENGINE.map(|(js, _)| (js.as_bytes(), JS)),
-        "khet_web_bg.wasm" => ENGINE.map(|(_, wasm)| (wasm, "application/wasm")),
+        "khet_web.js" => ENGINE.as_ref().and_then(|e| packed(e.js, e.js_gz, JS)),
+        "khet_web_bg.wasm" => ENGINE
+            .as_ref()
+            .and_then(|e| packed(e.wasm, e.wasm_gz, "application/wasm")),
         _ => None,
     }
 }
@@ -33,9 +51,29 @@ pub fn has_engine() -> bool {
 }
 
 /// `GET /web/{file}`.
-pub async fn asset(Path(name): Path<String>) -> Response {
-    match file(&name) {
-        Some((body, kind)) => ([(header::CONTENT_TYPE, kind)], body).into_response(),
+pub async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
+    let gzip = headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("gzip")));
+    match file(&name, gzip) {
+        Some((body, kind, true)) => (
+            [
+                (header::CONTENT_TYPE, kind),
+                (header::CONTENT_ENCODING, "gzip"),
+                (header::VARY, "Accept-Encoding"),
+            ],
+            body,
+        )
+            .into_response(),
+        Some((body, kind, false)) => (
+            [
+                (header::CONTENT_TYPE, kind),
+                (header::VARY, "Accept-Encoding"),
+            ],
+            body,
+        )
+            .into_response(),
         None if name.starts_with("khet_web") => (
             StatusCode::NOT_FOUND,
             "this server was built without the play page's engine (scripts/build-web)\n",

@@ -203,6 +203,18 @@ fn the_installed_server_serves_with_the_packaged_settings() {
     assert_ne!(server.port(), 7878, "the file won over the command line");
     let (status, body) = server.get("/healthz");
     assert_eq!(status, 200, "GET /healthz: {body}");
+    // The play page with its engine: the installed binary carries the WebAssembly.
+    let (status, body) = server.get("/setups");
+    assert_eq!(status, 200, "GET /setups: {body}");
+    assert!(
+        body.contains("\"computer\":true"),
+        "the packaged server plays the computer in the page (scripts/build-web before the \
+         package): {body}"
+    );
+    assert!(
+        server.get("/play").1.contains("/web/play.js"),
+        "the play page"
+    );
     assert!(
         std::fs::read_dir(&data.0).unwrap().next().is_some(),
         "no database in the --data folder: the file's data won over the command line"

@@ -386,16 +386,30 @@ fn the_computer_answers_in_the_page_with_legal_moves_and_the_page_keeps_drawing(
     for turn in 0..2 {
         let before = page_moves(&browser);
         let game = Game::from_moves(start, &before).expect("the page's moves replay natively");
-        // The first of the engine's legal moves that loses nothing at once.
+        // The first of the engine's steps that loses nothing at once.
         let mv = game
             .legal_moves()
             .into_iter()
             .find(|&mv| {
                 let mut g = game.clone();
-                g.play(mv).is_ok_and(|t| t.shot.hits.is_empty())
+                matches!(mv, khet_engine::Move::Step { .. })
+                    && g.play(mv).is_ok_and(|t| t.shot.hits.is_empty())
             })
-            .expect("a quiet move");
-        click_move(&browser, &mv.to_string());
+            .expect("a quiet step");
+        let text = mv.to_string();
+        if turn == 0 {
+            // The piece picked up, the pointer over where it would go: the page's engine shows
+            // where the laser would shoot after the move.
+            browser.click(&square(&text[..2]));
+            browser.hover(&square(&text[2..4]));
+            browser.until(
+                "the laser's preview",
+                "document.querySelectorAll('.preview line').length > 0",
+            );
+            browser.click(&square(&text[2..4]));
+        } else {
+            click_move(&browser, &text);
+        }
         browser.until(
             &format!("the computer's reply {turn}"),
             &format!(
@@ -416,4 +430,46 @@ fn the_computer_answers_in_the_page_with_legal_moves_and_the_page_keeps_drawing(
         "only {frames} frames drawn in the 5 s the computer thought"
     );
     std::fs::write(shots_dir().join("computer.png"), browser.screenshot()).unwrap();
+}
+
+/// `GET path` with `accept` as the Accept-Encoding: the response's head and body, as bytes.
+fn fetch(server: &Server, path: &str, accept: &str) -> (String, Vec<u8>) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(&server.addr).expect("connects");
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {}\r\nAccept-Encoding: {accept}\r\nConnection: close\r\n\r\n",
+        server.addr
+    )
+    .unwrap();
+    let mut bytes = Vec::new();
+    s.read_to_end(&mut bytes).unwrap();
+    let split = bytes
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a head");
+    (
+        String::from_utf8_lossy(&bytes[..split]).to_lowercase(),
+        bytes[split + 4..].to_vec(),
+    )
+}
+
+#[test]
+fn the_engine_is_served_gzipped_to_browsers_that_take_it() {
+    let db = Db::new(Backend::Sqlite, "gzip");
+    let server = Server::start(&db, 0, &[]);
+    let (head, plain) = fetch(&server, "/web/khet_web_bg.wasm", "identity");
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert!(head.contains("content-type: application/wasm"), "{head}");
+    assert!(!head.contains("content-encoding"), "{head}");
+    assert_eq!(&plain[..4], b"\0asm", "WebAssembly");
+    let (head, packed) = fetch(&server, "/web/khet_web_bg.wasm", "gzip, deflate, br");
+    assert!(head.contains("content-encoding: gzip"), "{head}");
+    assert_eq!(&packed[..2], &[0x1f, 0x8b], "gzip");
+    assert!(
+        packed.len() * 2 < plain.len(),
+        "{} bytes gzipped of {}",
+        packed.len(),
+        plain.len()
+    );
 }

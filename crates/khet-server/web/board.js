@@ -80,6 +80,7 @@ export class Board {
     this.marks = el("g", { class: "marks" }, this.field);
     this.pieces = el("g", { class: "pieces" }, this.field);
     this.beam = el("g", { class: "beam" }, this.field);
+    this.preview = el("g", { class: "preview" }, this.field);
     this.labels = el("g", { class: "labels", "aria-hidden": "true" }, svg);
     this.turn(false);
   }
@@ -113,6 +114,9 @@ export class Board {
 
   /// Draws view `v`; the beam grows along its path when the shot is new (and motion is wanted).
   draw(v) {
+    // When the first board was drawn, for the page's measurements (scripts/bench-page).
+    if (!this.drawn) performance.mark("khet:first-board");
+    this.drawn = true;
     const shot = JSON.stringify(v.shot);
     const animate = shot !== this.lastShot &&
       !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -148,6 +152,17 @@ export class Board {
     for (const hit of shot.hits) {
       const ghost = this.drawPiece(hit.piece, g, `hit ${hit.effect}`);
       ghost.style.animationDelay = `${animate ? delay : 0}s`;
+    }
+  }
+
+  /// Shows where a beam would go (a move being considered), or nothing with `null`.
+  showPreview(shot) {
+    this.preview.replaceChildren();
+    if (!shot) return;
+    for (const [x1, y1, x2, y2] of shot.lines) el("line", { x1, y1, x2, y2 }, this.preview);
+    for (const hit of shot.hits) {
+      const [x, y] = hit.piece.at;
+      el("rect", { x, y, width: 1, height: 1, class: `would-hit ${hit.effect}` }, this.preview);
     }
   }
 

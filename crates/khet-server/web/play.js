@@ -418,8 +418,26 @@ function pieceAt(sq) {
   return view ? view.pieces.find((p) => p.sq === sq) : null;
 }
 
+/// The move whose beam is shown, if any: where the laser would go after it (the page's engine,
+/// in a game against the computer).
+let previewing = null;
+
+function preview(move) {
+  const mv = move ? move.mv : null;
+  if (mv === previewing) return;
+  previewing = mv;
+  if (!mv || !computer || computer.busy) {
+    board.showPreview(null);
+    return;
+  }
+  computer.preview(mv).then((shot) => {
+    if (previewing === mv) board.showPreview(shot);
+  }).catch(() => board.showPreview(null));
+}
+
 function select(sq) {
   selected = sq;
+  preview(null);
   const moves = sq ? movesFrom(sq) : [];
   const marks = [];
   if (view && view.moves.length && view.shot) {
@@ -525,7 +543,19 @@ $("board").addEventListener("pointercancel", () => {
   dragging = null;
 });
 
+// Over a square the piece picked up may go to: where its laser would shoot after the move.
+$("board").addEventListener("pointermove", (event) => {
+  if (!selected || event.pointerType === "touch") return;
+  const sq = squareUnder(event);
+  preview(movesFrom(selected).find((m) => m.to === sq && !m.unstack) || null);
+});
+$("board").addEventListener("pointerleave", () => preview(null));
+
 for (const button of document.querySelectorAll("[data-rotate]")) {
+  const turn = () => movesFrom(selected).find((m) => m.rotate === button.dataset.rotate);
+  button.addEventListener("pointerenter", () => preview(turn() || null));
+  button.addEventListener("focus", () => preview(turn() || null));
+  button.addEventListener("pointerleave", () => preview(null));
   button.onclick = () => {
     const move = movesFrom(selected).find((m) => m.rotate === button.dataset.rotate);
     if (move) play(move);
@@ -549,6 +579,7 @@ $("board").addEventListener("keydown", (event) => {
     cursor = `${files[x]}${y}`;
     const piece = pieceAt(cursor);
     say(`${cursor}: ${piece ? piece.label : "empty"}.`);
+    if (selected) preview(movesFrom(selected).find((m) => m.to === cursor && !m.unstack) || null);
   } else if (event.key === "Enter" || event.key === " ") {
     choose(cursor);
   } else if (event.key === "[" || event.key === "]") {

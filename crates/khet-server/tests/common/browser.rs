@@ -212,6 +212,20 @@ impl Browser {
         self.call("DELETE", "actions", None);
     }
 
+    /// Moves the mouse over the centre of the element `css` selects (a hover, no click).
+    pub fn hover(&self, css: &str) {
+        let element = self.element(css);
+        let actions = json!({"actions": [{
+            "type": "pointer",
+            "id": "mouse",
+            "parameters": {"pointerType": "mouse"},
+            "actions": [
+                {"type": "pointerMove", "duration": 0, "origin": element, "x": 0, "y": 0},
+            ],
+        }]});
+        self.call("POST", "actions", Some(&actions));
+    }
+
     /// Presses the keys of `text` (`WebDriver`'s codes for special keys, `\u{E007}` Enter) on
     /// the element that has the focus.
     pub fn keys(&self, text: &str) {
