@@ -1,11 +1,14 @@
 //! The Online screen's flow, headless, against a real server on 127.0.0.1 and a real opponent (a
 //! protocol client): connect, create a game and get its code, the opponent joins, moves both
 //! ways at the table, a draw offer declined, the opponent gone, the game closed and opened again
-//! taking its seat from `online.ron`, and the server's result on the table.
+//! taking its seat from `online.ron`, and the server's result on the table; and a game played
+//! to its end against a browser player (headless Chromium on the server's play page, by clicks)
+//! who came by the link the Online screen shows.
 
 mod common;
 
 use bevy::prelude::*;
+use common::web::browser::Browser;
 use common::{game, headless_with, send, sq, temp_dir};
 use khet::online::seats::OnlineFile;
 use khet::online::{
@@ -13,12 +16,13 @@ use khet::online::{
 };
 use khet::screen::Screen;
 use khet::settings::Settings;
-use khet::table::TableAction;
 use khet::table::clock::Clocks;
-use khet::table::selection::SquareClicked;
-use khet_engine::{Color as Side, GameResult, Player, WinReason};
+use khet::table::selection::{RotateSelected, SquareClicked};
+use khet::table::{Show, TableAction};
+use khet_engine::{Color as Side, Game, GameResult, Player, Rotation, Setup, WinReason};
 use khet_protocol::client::Connection;
 use khet_protocol::{ClientMsg, ClockSpec, Mirror, NewGame, SeatChoice, ServerMsg, Status};
+use std::io::{Read, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -107,37 +111,72 @@ fn state(app: &App) -> Option<LinkState> {
         .map(|o| o.state.clone())
 }
 
-#[test]
-fn a_game_online_from_the_online_screen_to_its_result() {
-    let dir = temp_dir("online-flow");
+/// A server in this process with its data in `dir`, and the game on its Online screen, connected
+/// to it.
+fn connected_to_a_server(dir: &Path) -> (tokio::runtime::Runtime, String, App) {
     let (runtime, url) = server(&dir.join("server"));
-    let mut app = the_game(&dir, &url);
+    let mut app = the_game(dir, &url);
     common::go_to(&mut app, Screen::Online);
-
     send(&mut app, OnlineRequest::Connect);
     until(&mut app, "connected", |a| {
         matches!(state(a), Some(LinkState::Connected(_)))
     });
+    (runtime, url, app)
+}
+
+/// Creates `new` from the Online screen, as its form does; the game's code, once the server
+/// gave it.
+fn create(app: &mut App, new: NewGame) -> String {
+    send(app, OnlineRequest::Send(ClientMsg::Create(new)));
+    until(app, "a code", |a| {
+        a.world().resource::<Online>().waiting.is_some()
+    });
+    app.world().resource::<Online>().waiting.clone().unwrap()
+}
+
+/// Runs frames until the online game is on the table, with these players.
+fn at_the_table(app: &mut App, players: [Player; 2]) {
+    until(app, "the table", |a| {
+        a.world()
+            .get_resource::<khet::table::Match>()
+            .is_some_and(|m| m.spec.online)
+            && *a.world().resource::<State<Screen>>().get() == Screen::Playing
+    });
+    assert_eq!(game(app).spec.players, players);
+}
+
+/// Runs frames until `online.ron` has no unfinished game: the seat is over.
+fn seat_marked_over(app: &mut App) {
+    until(app, "the seat marked over", |a| {
+        a.world()
+            .resource::<OnlineFiles>()
+            .file
+            .unfinished()
+            .next()
+            .is_none()
+    });
+}
+
+#[test]
+fn a_game_online_from_the_online_screen_to_its_result() {
+    let dir = temp_dir("online-flow");
+    let (runtime, url, mut app) = connected_to_a_server(&dir);
     let identity = app.world().resource::<OnlineFiles>().file.identity.clone();
     assert!(
         khet_protocol::is_secret(&identity),
         "an identity made at first use"
     );
 
-    send(
+    let code = create(
         &mut app,
-        OnlineRequest::Send(ClientMsg::Create(NewGame {
+        NewGame {
             setup: "khet2/classic".into(),
             clock: Some(ClockSpec::minutes(5, 3)),
             color: SeatChoice::Silver,
             rated: false,
             listed: true,
-        })),
+        },
     );
-    until(&mut app, "a code", |a| {
-        a.world().resource::<Online>().waiting.is_some()
-    });
-    let code = app.world().resource::<Online>().waiting.clone().unwrap();
     assert_eq!(
         *app.world().resource::<State<Screen>>().get(),
         Screen::Online
@@ -153,13 +192,7 @@ fn a_game_online_from_the_online_screen_to_its_result() {
     bob.pump("the game", |b| b.mirror.is_some());
 
     // The game goes to the table: Ada Silver (a person here), Bob online; the server's clocks.
-    until(&mut app, "the table", |a| {
-        a.world()
-            .get_resource::<khet::table::Match>()
-            .is_some_and(|m| m.spec.online)
-            && *a.world().resource::<State<Screen>>().get() == Screen::Playing
-    });
-    assert_eq!(game(&app).spec.players, [Player::Person, Player::Online]);
+    at_the_table(&mut app, [Player::Person, Player::Online]);
     // The table shows the server's clocks: Silver's running from 5:00 since Bob joined, having
     // lost no more than the time since then, however long that was.
     let clocks = app.world().resource::<Clocks>().clone();
@@ -267,14 +300,7 @@ fn a_game_online_from_the_online_screen_to_its_result() {
             reason: WinReason::Abandonment
         })
     );
-    until(&mut app, "the seat marked over", |a| {
-        a.world()
-            .resource::<OnlineFiles>()
-            .file
-            .unfinished()
-            .next()
-            .is_none()
-    });
+    seat_marked_over(&mut app);
     let on_disk = std::fs::read_to_string(dir.join("online.ron")).unwrap();
     assert!(
         on_disk.contains(&code) && on_disk.contains("over: true"),
@@ -310,20 +336,16 @@ fn hosting_on_this_computer_serves_a_friend_and_stops_when_asked() {
     );
     assert!(address.starts_with("ws://") && address.ends_with(&format!(":{port}")));
 
-    send(
+    let code = create(
         &mut app,
-        OnlineRequest::Send(ClientMsg::Create(NewGame {
+        NewGame {
             setup: "khet2/classic".into(),
             clock: None,
             color: SeatChoice::Silver,
             rated: false,
             listed: false,
-        })),
+        },
     );
-    until(&mut app, "a code", |a| {
-        a.world().resource::<Online>().waiting.is_some()
-    });
-    let code = app.world().resource::<Online>().waiting.clone().unwrap();
     // The friend, at the address the screen shows (this computer's address on its network).
     let conn = Connection::open(&address, &format!("{:032x}", 0xF00D_u64), "Friend").unwrap();
     let mut friend = Opponent { conn, mirror: None };
@@ -370,4 +392,232 @@ fn hosting_on_this_computer_serves_a_friend_and_stops_when_asked() {
         std::thread::sleep(Duration::from_millis(50));
     }
     drop(friend);
+}
+
+/// A game to its end: Silver's laser lights Red's Pharaoh at the last move, with steps and turns
+/// on both sides (Red's both ways). Found as the server's tests find their `pharaoh_line`
+/// (Silver searching two plies, Red at random, here seed 62); the test replays it natively
+/// first.
+const LINE: [&str; 11] = [
+    "c1d2", "f5e6", "h2h3", "c7+", "c5+", "h4i4", "h3i3", "h5-", "j4j3", "h8i8", "j3j4",
+];
+
+/// The value of `expression` on the page, as text.
+fn page_text(browser: &Browser, expression: &str) -> String {
+    let value = browser.eval(expression);
+    value.as_str().unwrap_or_default().to_string()
+}
+
+/// The moves the page lists (two to a line), as one text.
+const PAGE_MOVES: &str =
+    "[...document.querySelectorAll('#moves li')].map(li => li.textContent).join(' ')";
+
+/// A page expression: the page lists `n` moves.
+fn page_lists(n: usize) -> String {
+    format!("{PAGE_MOVES}.split(' ').filter(m => m).length === {n}")
+}
+
+/// The moves the page lists, in order.
+fn page_moves(browser: &Browser) -> Vec<String> {
+    page_text(browser, PAGE_MOVES)
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The pieces the page draws, in words ("Red Pyramid facing SE on c7"), sorted.
+fn page_pieces(browser: &Browser) -> Vec<String> {
+    let text = page_text(
+        browser,
+        "[...document.querySelectorAll('#board .pieces .piece title')]\
+         .map(t => t.textContent).join('\\n')",
+    );
+    let mut pieces: Vec<String> = text.lines().map(str::to_string).collect();
+    pieces.sort();
+    pieces
+}
+
+/// The pieces on the desktop's table, in the page's words, sorted.
+fn table_pieces(app: &App) -> Vec<String> {
+    let position = game(app).game.position();
+    let mut pieces: Vec<String> = position
+        .pieces()
+        .map(|(at, piece)| format!("{} on {at}", piece.describe()))
+        .collect();
+    pieces.sort();
+    pieces
+}
+
+/// The page's square `name`, to click.
+fn square(name: &str) -> String {
+    format!("#board [data-square=\"{name}\"]")
+}
+
+/// A plain HTTP GET to the server at `ws_url`: the status and the body.
+fn http_get(ws_url: &str, path: &str) -> (u16, String) {
+    let host = ws_url.trim_start_matches("ws://");
+    let mut stream = std::net::TcpStream::connect(host).expect("the server answers");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let (head, body) = answer.split_once("\r\n\r\n").expect("an HTTP answer");
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok());
+    (status.expect("a status"), body.to_string())
+}
+
+/// The Online screen's link, opened in a browser: the friend gives a name on the play page and
+/// plays Silver by clicks against the desktop game's Red, played through the table's requests
+/// as the mouse sends them, to the Pharaoh lit. Each side sees the other's moves (the page its
+/// list and its pieces, the table its game), both show the same result, and the server's record
+/// has every move.
+#[test]
+fn a_browser_player_by_the_link_plays_the_desktop_game_to_its_end() {
+    let start = Setup::builtin("classic").unwrap().position;
+    let natively = Game::from_moves(start, &LINE).expect("the line is legal");
+    assert_eq!(
+        natively.result(),
+        Some(GameResult::Win {
+            winner: Side::Silver,
+            reason: WinReason::PharaohHit
+        }),
+        "the line ends with Red's Pharaoh lit"
+    );
+
+    let dir = temp_dir("online-browser");
+    let (runtime, url, mut app) = connected_to_a_server(&dir);
+    let code = create(
+        &mut app,
+        NewGame {
+            setup: "khet2/classic".into(),
+            clock: None,
+            color: SeatChoice::Red,
+            rated: false,
+            listed: false,
+        },
+    );
+    // The link the Online screen shows, to send to the friend.
+    let link = khet_protocol::play_link(&app.world().resource::<Online>().server, &code);
+    assert_eq!(
+        link,
+        format!("http://{}/play/{code}", url.trim_start_matches("ws://"))
+    );
+
+    // The friend opens it in a browser that has never played: the page asks for a name.
+    let browser = Browser::start(1280, 900);
+    browser.open(&link);
+    browser.until(
+        "the name asked for, to play this game",
+        &format!(
+            "!document.getElementById('home').hidden && \
+             document.getElementById('connection').textContent.includes('{code}')"
+        ),
+    );
+    browser.type_into("#name", "Bea");
+    browser.click("#name-form button");
+    browser.until(
+        "the game, Silver to move",
+        "document.getElementById('status').textContent.startsWith('Your move')",
+    );
+    // Her own side at the bottom, her opponent's at the top, both named.
+    let bar = |id: &str| {
+        page_text(
+            &browser,
+            &format!("document.getElementById('{id}').textContent"),
+        )
+    };
+    let bars = [bar("player-top"), bar("player-bottom")];
+    assert!(
+        bars[0].starts_with("Red: Ada") && bars[1].starts_with("Silver: Bea"),
+        "{bars:?}"
+    );
+
+    // The desktop goes to the table: Bea online as Silver, Ada a person here as Red.
+    at_the_table(&mut app, [Player::Online, Player::Person]);
+    let silver_name = app.world().resource::<OnlineTable>().mirror.view.players[0]
+        .as_ref()
+        .map(|p| p.name.clone());
+    assert_eq!(silver_name.as_deref(), Some("Bea"));
+    assert_eq!(page_pieces(&browser), table_pieces(&app));
+
+    for (i, &mv) in LINE.iter().enumerate() {
+        if i % 2 == 0 {
+            // Bea's move, by clicks on the page once it shows her turn.
+            browser.until(
+                &format!("Bea's turn at move {}", i + 1),
+                &format!(
+                    "{} && document.getElementById('status').textContent.includes('Your move')",
+                    page_lists(i)
+                ),
+            );
+            browser.click(&square(&mv[..2]));
+            match mv.as_bytes()[2] {
+                b'+' => browser.click("[data-rotate=\"cw\"]"),
+                b'-' => browser.click("[data-rotate=\"ccw\"]"),
+                _ => browser.click(&square(&mv[2..4])),
+            }
+            until(&mut app, &format!("Bea's {mv} at the table"), |a| {
+                game(a).game.turns().len() == i + 1 && a.world().resource::<Show>().is_idle()
+            });
+            assert_eq!(game(&app).game.turns()[i].mv.to_string(), mv);
+            browser.until(&format!("Bea's {mv} on the page"), &page_lists(i + 1));
+        } else {
+            // Ada's move, as the mouse sends it at the table.
+            send(&mut app, SquareClicked(sq(&mv[..2])));
+            match mv.as_bytes()[2] {
+                b'+' => send(&mut app, RotateSelected(Rotation::Clockwise)),
+                b'-' => send(&mut app, RotateSelected(Rotation::Anticlockwise)),
+                _ => send(&mut app, SquareClicked(sq(&mv[2..4]))),
+            }
+            assert_eq!(game(&app).game.turns().len(), i + 1, "Ada's {mv} played");
+            assert_eq!(game(&app).game.turns()[i].mv.to_string(), mv);
+            until(&mut app, "the table idle again", |a| {
+                a.world().resource::<Show>().is_idle()
+            });
+            browser.until(&format!("Ada's {mv} on the page"), &page_lists(i + 1));
+        }
+        assert_eq!(page_moves(&browser), LINE[..=i], "the page's list");
+        assert_eq!(page_pieces(&browser), table_pieces(&app), "after {mv}");
+    }
+
+    // Both show the server's result: Bea's laser lit Ada's Pharaoh.
+    browser.until(
+        "the result on the page",
+        "!document.getElementById('result').hidden",
+    );
+    let on_page = page_text(&browser, "document.getElementById('result').textContent");
+    until(&mut app, "the server's result at the table", |a| {
+        a.world()
+            .resource::<OnlineTable>()
+            .mirror
+            .view
+            .result
+            .is_some()
+    });
+    let at_table = game(&app).game.result();
+    assert_eq!(at_table, natively.result());
+    assert_eq!(
+        app.world().resource::<OnlineTable>().mirror.view.result,
+        at_table
+    );
+    assert_eq!(on_page, at_table.unwrap().to_string());
+    seat_marked_over(&mut app);
+
+    // The server's record has every move, and replays to the same end.
+    let (status, record) = http_get(&url, &format!("/games/{code}.ron"));
+    assert_eq!(status, 200, "{record}");
+    let replayed = khet_engine::Record::from_ron(&record, "record")
+        .and_then(|r| r.replay(&record, "record"))
+        .unwrap_or_else(|e| panic!("the record replays: {e}\n{record}"));
+    let stored: Vec<String> = replayed.turns().iter().map(|t| t.mv.to_string()).collect();
+    assert_eq!(stored, LINE);
+    assert_eq!(replayed.result(), at_table);
+
+    drop(browser);
+    drop(app);
+    runtime.shutdown_background();
+    let _ = std::fs::remove_dir_all(&dir);
 }

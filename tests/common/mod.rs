@@ -78,3 +78,41 @@ pub fn temp_dir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     dir
 }
+
+/// The server's tests' browser (Debian's headless Chromium through `chromedriver`), shared with
+/// them rather than copied: its file, and the three things it takes from its home module there.
+/// (The path names the folder in which `mod browser` is found.)
+#[path = "../../crates/khet-server/tests/common"]
+pub mod web {
+    pub mod browser;
+
+    /// How long the browser waits for anything before the test fails: only a hang fails it.
+    pub const PATIENCE: std::time::Duration = std::time::Duration::from_secs(60);
+
+    /// A fresh temporary folder (the browser's profile), removed at the end.
+    pub struct TempDir(pub std::path::PathBuf);
+
+    impl TempDir {
+        pub fn new(name: &str) -> TempDir {
+            static COUNT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+            let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            TempDir(super::temp_dir(&format!("{name}-{n}")))
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    pub mod services {
+        /// A port nobody listens on now.
+        pub fn free_port() -> u16 {
+            std::net::TcpListener::bind("127.0.0.1:0")
+                .and_then(|l| l.local_addr())
+                .expect("a free port")
+                .port()
+        }
+    }
+}
