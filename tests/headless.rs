@@ -890,9 +890,9 @@ fn the_board_faces_the_players_side_and_turns_around() {
         .classic();
     let online = NewGameSpec {
         online: true,
-        ..NewGameSpec::casual(setup, [Player::Online, Player::Person])
+        ..NewGameSpec::casual(setup.clone(), [Player::Online, Player::Person])
     };
-    send(&mut app, NewGameRequested(online));
+    send(&mut app, NewGameRequested(online.clone()));
     assert_eq!(seen_from(&mut app), Side::Red);
     // F turns the board around, and the board's button (its message) back.
     press(&mut app, &[KeyCode::KeyF]);
@@ -903,6 +903,26 @@ fn the_board_faces_the_players_side_and_turns_around() {
     press(&mut app, &[KeyCode::KeyF]);
     press(&mut app, &[KeyCode::KeyR]);
     assert_eq!(seen_from(&mut app), Side::Silver);
+    // The same online game sent again (a reconnection: with the file the table autosaves it
+    // in) keeps the board as the player turned it; another game (no file yet) turns it to the
+    // player's side.
+    let again = NewGameSpec {
+        online: true,
+        resume: Some(khet::table::Resume {
+            game: khet_engine::Game::new(setup.position),
+            remaining: None,
+            file: Some("online/abcd2345.ron".into()),
+            date: String::new(),
+        }),
+        ..NewGameSpec::casual(setup.clone(), [Player::Online, Player::Person])
+    };
+    send(&mut app, NewGameRequested(online.clone()));
+    assert_eq!(seen_from(&mut app), Side::Red);
+    press(&mut app, &[KeyCode::KeyF]);
+    send(&mut app, NewGameRequested(again));
+    assert_eq!(seen_from(&mut app), Side::Silver, "turned, and sent again");
+    send(&mut app, NewGameRequested(online.clone()));
+    assert_eq!(seen_from(&mut app), Side::Red, "another game");
     // Against the computer, Red's player sees Red's side, and Silver's player Silver's, each
     // new game turning the board to its person whatever it was turned to before.
     start(&mut app, [computer, Player::Person]);

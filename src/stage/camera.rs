@@ -234,16 +234,24 @@ pub fn seen_from_red(players: [Player; 2]) -> bool {
 }
 
 /// Each game put on the table turns the camera to its person's side: a new one, a resumed one,
-/// a replay, an online game (also when the server sends it again). Read from the table's
-/// requests, each of which replaces `Match`, rather than from the `Match` itself, which every
-/// move changes too and whose date two games begun in one second share.
+/// a replay, an online game. Read from the table's requests, each of which replaces `Match`,
+/// rather than from the `Match` itself, which every move changes too and whose date two games
+/// begun in one second share. An online game the server sends again (a reconnection, a resync)
+/// comes with the file the table autosaves it in, which a game put on the table anew has not
+/// yet: then the board stays as the player turned it.
 fn face_the_players_side(
     mut new_games: MessageReader<NewGameRequested>,
     settings: Res<Settings>,
     mut orbit: ResMut<Orbit>,
+    mut online_before: Local<bool>,
 ) {
     if let Some(NewGameRequested(spec)) = new_games.read().last() {
-        *orbit = Orbit::home(&settings, seen_from_red(spec.players));
+        let sent_again =
+            *online_before && spec.online && spec.resume.as_ref().is_some_and(|r| r.file.is_some());
+        *online_before = spec.online;
+        if !sent_again {
+            *orbit = Orbit::home(&settings, seen_from_red(spec.players));
+        }
     }
 }
 

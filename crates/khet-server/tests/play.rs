@@ -38,6 +38,16 @@ fn refusals(server: &Server) -> f64 {
         .sum()
 }
 
+/// Waits until every segment of the last shot's beam has grown to its end (for a screenshot
+/// that shows the whole beam).
+fn beam_grown(browser: &Browser) {
+    browser.until(
+        "the beam grown to its end",
+        "document.getAnimations().filter(a => a.animationName === 'beam')\
+         .every(a => a.playState === 'finished')",
+    );
+}
+
 fn square(sq: &str) -> String {
     format!("#board [data-square=\"{sq}\"]")
 }
@@ -232,6 +242,7 @@ fn a_browser_player_creates_plays_by_clicks_survives_a_reload_and_wins() {
     let result = text(&browser, "document.getElementById('result').textContent");
     assert!(result.contains("Silver wins"), "{result}");
     assert_eq!(refusals(&server), refused_before);
+    beam_grown(&browser);
     std::fs::write(shots_dir().join("won.png"), browser.screenshot()).unwrap();
 }
 
@@ -429,6 +440,7 @@ fn the_computer_answers_in_the_page_with_legal_moves_and_the_page_keeps_drawing(
         frames >= 60,
         "only {frames} frames drawn in the 5 s the computer thought"
     );
+    beam_grown(&browser);
     std::fs::write(shots_dir().join("computer.png"), browser.screenshot()).unwrap();
 }
 
