@@ -381,15 +381,12 @@ fn a_shot_is_heard_from_fire_to_landing() {
     );
     let mut m = mixer.lock().unwrap();
     assert!(!m.is_looping("hum"), "the hum stops when the beam lands");
-    // What the mixer plays is sound, not silence.
+    // What the game's mixer holds for the shot is sound, not silence: its voices as the
+    // device would get them (no device plays them here, so they are all still there).
     let mut buf = vec![0.0; 4410];
-    m.play(
-        &khet_audio::wav::decode(&std::fs::read(assets_dir().join(Sfx::Ping.path())).unwrap())
-            .unwrap(),
-        1.0,
-    );
     m.render(&mut buf);
-    assert!(buf.iter().map(|s| s * s).sum::<f32>() > 1.0);
+    let energy = buf.iter().map(|s| s * s).sum::<f32>();
+    assert!(energy > 1.0, "the shot's clips render as {energy}");
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Backend, Client, Db, Server, casual, identity, pair};
+use common::{Backend, Client, Db, Server, casual, identity, next_text, pair, raw};
 use khet_protocol::client::Connection;
 use khet_protocol::{
     ClientMsg, ClockSpec, MAX_CLIENT_MESSAGE_BYTES, NewGame, Refusal, ServerMsg, VERSION,
@@ -12,25 +12,6 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 use tungstenite::Message;
-
-/// A raw WebSocket to the server, to send what no well-behaved client sends.
-fn raw(server: &Server) -> tungstenite::WebSocket<TcpStream> {
-    let stream = TcpStream::connect(&server.addr).unwrap();
-    stream.set_read_timeout(Some(common::PATIENCE)).unwrap();
-    let (socket, _) = tungstenite::client::client(format!("{}/ws", server.url), stream).unwrap();
-    socket
-}
-
-/// The next text message on a raw socket, or `None` when the server closed it.
-fn next_text(socket: &mut tungstenite::WebSocket<TcpStream>) -> Option<String> {
-    loop {
-        match socket.read() {
-            Ok(Message::Text(t)) => return Some(t.to_string()),
-            Ok(Message::Close(_)) | Err(_) => return None,
-            Ok(_) => {}
-        }
-    }
-}
 
 fn refusal_of(text: &str) -> Refusal {
     match ServerMsg::from_json(text) {

@@ -113,6 +113,20 @@ fn create_as_silver(browser: &Browser) -> String {
     code
 }
 
+/// A page player (`name`) who created a game as Silver, and a protocol client seated as Red:
+/// the page shows its move to make.
+fn seated_against_a_client(browser: &Browser, server: &Server, name: &str) -> Client {
+    arrive(browser, server, name);
+    let code = create_as_silver(browser);
+    let mut red = Client::connect(&server.url, "Client player");
+    red.join(&code);
+    browser.until(
+        "Silver to move",
+        "document.getElementById('status').textContent.startsWith('Your move')",
+    );
+    red
+}
+
 #[test]
 fn a_browser_player_creates_plays_by_clicks_survives_a_reload_and_wins() {
     let db = Db::new(Backend::Sqlite, "play");
@@ -251,14 +265,7 @@ fn a_phone_plays_by_taps_and_shows_the_whole_board() {
     let db = Db::new(Backend::Sqlite, "phone");
     let server = Server::start(&db, 0, &[]);
     let browser = Browser::phone(360, 640);
-    arrive(&browser, &server, "Phone player");
-    let code = create_as_silver(&browser);
-    let mut red = Client::connect(&server.url, "Client player");
-    red.join(&code);
-    browser.until(
-        "Silver to move",
-        "document.getElementById('status').textContent.startsWith('Your move')",
-    );
+    let mut red = seated_against_a_client(&browser, &server, "Phone player");
     let line = pharaoh_line();
     let mv = &line[0];
     browser.tap(&square(&mv[..2]));
@@ -348,6 +355,21 @@ fn junk_in_storage_and_an_unknown_game_get_a_message_not_a_blank_page() {
     assert_eq!(
         text(&browser, "document.getElementById('name').value"),
         "Junk"
+    );
+    // A kept game against the computer that the engine refuses: said, forgotten, the lobby.
+    browser.eval(
+        "(localStorage.setItem('khet.computer', JSON.stringify({setup: 'classic', \
+          level: 'casual', you: 'silver', saved: 'no such setup'})), true)",
+    );
+    browser.open(&format!("http://{}/play/computer", server.addr));
+    browser.until(
+        "a message about the game that cannot start",
+        "document.getElementById('problem').textContent.includes('could not start')",
+    );
+    assert_eq!(text(&browser, "location.pathname"), "/play");
+    assert_eq!(
+        browser.eval("localStorage.getItem('khet.computer')"),
+        Value::Null
     );
 }
 
@@ -484,4 +506,55 @@ fn the_engine_is_served_gzipped_to_browsers_that_take_it() {
         packed.len(),
         plain.len()
     );
+}
+
+/// The keys that move the board's keyboard cursor from square `from` to square `to`, on a
+/// board seen from Silver's side (`WebDriver`'s codes for the arrows).
+fn arrows(from: &str, to: &str) -> String {
+    let (f, t) = (from.as_bytes(), to.as_bytes());
+    let files = i32::from(t[0]) - i32::from(f[0]);
+    let ranks = i32::from(t[1]) - i32::from(f[1]);
+    let (right, left, up, down) = ('\u{E014}', '\u{E012}', '\u{E013}', '\u{E015}');
+    let mut keys = String::new();
+    for _ in 0..files.abs() {
+        keys.push(if files > 0 { right } else { left });
+    }
+    for _ in 0..ranks.abs() {
+        keys.push(if ranks > 0 { up } else { down });
+    }
+    keys
+}
+
+#[test]
+fn a_move_by_keyboard_alone() {
+    let db = Db::new(Backend::Sqlite, "keys");
+    let server = Server::start(&db, 0, &[]);
+    let browser = Browser::start(1280, 900);
+    let mut red = seated_against_a_client(&browser, &server, "Keyboard player");
+    // Tab to the board, as a person without a mouse does.
+    for _ in 0..12 {
+        if browser.eval("document.activeElement && document.activeElement.id") == "board" {
+            break;
+        }
+        browser.keys("\u{E004}");
+    }
+    assert_eq!(
+        browser.eval("document.activeElement.id"),
+        "board",
+        "the board takes the focus by Tab"
+    );
+    // The cursor starts on e1; Enter picks up, the arrows go on, Enter puts down.
+    let mv = &pharaoh_line()[0];
+    let (from, to) = (&mv[..2], &mv[2..4]);
+    browser.keys(&arrows("e1", from));
+    assert!(
+        status(&browser).starts_with(&format!("{from}: Silver")),
+        "the cursor's square said: {}",
+        status(&browser)
+    );
+    browser.keys("\u{E007}");
+    browser.keys(&arrows(from, to));
+    browser.keys("\u{E007}");
+    red.until("the move made by keys", |c| c.plies() == 1);
+    assert_eq!(red.mirror().view.moves[0], *mv);
 }

@@ -47,9 +47,9 @@ export function keptGame() {
       return kept;
     }
   } catch (_) {
-    // Junk: forgotten below.
+    // Junk (or no storage): forgotten below.
   }
-  localStorage.removeItem(KEY);
+  forget();
   return null;
 }
 
@@ -150,6 +150,11 @@ export class ComputerGame {
   }
 }
 
+/// Forgets the game kept in this browser.
 export function forget() {
-  localStorage.removeItem(KEY);
+  try {
+    localStorage.removeItem(KEY);
+  } catch (_) {
+    // No storage: nothing kept.
+  }
 }

@@ -4,7 +4,7 @@
 // The identity, the name and each game's seat secret stay in localStorage, so a reload or a
 // dropped connection takes the seat again where the game stands.
 import { Board, clockText, listMoves, sideName } from "./board.js";
-import { ComputerGame, keptGame } from "./computer.js";
+import { ComputerGame, forget, keptGame } from "./computer.js";
 
 const VERSION = 1;
 const $ = (id) => document.getElementById(id);
@@ -381,7 +381,17 @@ function startComputer(settings) {
   });
   showTable();
   say("The engine is loading…");
-  computer.start().catch((e) => problem(`The engine did not start: ${e.message}`));
+  computer.start().catch((e) => {
+    // A kept game the engine refuses, or an engine that does not load: back to the lobby.
+    forget();
+    problem(`The game against the computer could not start: ${e.message}`);
+    computer.close();
+    computer = null;
+    history.replaceState(null, "", "/play");
+    showHome();
+    retry = 500;
+    connect();
+  });
 }
 
 /// Runs a request to the computer's game; its refusal is said, not thrown.

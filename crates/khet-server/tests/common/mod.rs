@@ -641,3 +641,22 @@ pub fn replayed(server: &Server, code: &str) -> khet_engine::Game {
         .and_then(|r| r.replay(&text, "record"))
         .unwrap_or_else(|e| panic!("the record replays: {e}\n{text}"))
 }
+
+/// A raw WebSocket to the server, to send what no well-behaved client sends.
+pub fn raw(server: &Server) -> tungstenite::WebSocket<TcpStream> {
+    let stream = TcpStream::connect(&server.addr).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let (socket, _) = tungstenite::client::client(format!("{}/ws", server.url), stream).unwrap();
+    socket
+}
+
+/// The next text message on a raw socket, or `None` when the server closed it.
+pub fn next_text(socket: &mut tungstenite::WebSocket<TcpStream>) -> Option<String> {
+    loop {
+        match socket.read() {
+            Ok(tungstenite::Message::Text(t)) => return Some(t.to_string()),
+            Ok(tungstenite::Message::Close(_)) | Err(_) => return None,
+            Ok(_) => {}
+        }
+    }
+}
