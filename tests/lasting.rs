@@ -602,3 +602,76 @@ fn a_setting_changed_at_start_is_saved_for_the_next_start() {
     assert_eq!(written, after);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The environment variable that makes [`killed_writer`] write: the save file's path.
+const KILLED_WRITER: &str = "KHET_KILLED_WRITER";
+
+/// How long the writer may take to write at all before the test fails (only a hang fails it).
+const WRITER_PATIENCE: Duration = Duration::from_secs(60);
+
+/// The child of [`a_save_written_while_the_process_is_killed_stays_whole`]: it writes a
+/// growing game to one save file, as the autosave does (`Record::to_ron` and
+/// `files::write_atomic`), as fast as it can, until it is killed. Ignored: run only as that
+/// test's child (with the variable set; without it, it returns at once).
+#[test]
+#[ignore = "the writer that a_save_written_while_the_process_is_killed_stays_whole kills"]
+fn killed_writer() {
+    let Some(file) = std::env::var_os(KILLED_WRITER) else {
+        return;
+    };
+    let setup = khet_engine::Setup::builtin("classic").unwrap();
+    let mut rng = khet_engine::Rng::new(std::process::id().into());
+    let mut game = khet_engine::Game::new(setup.position);
+    loop {
+        if game.is_over() {
+            game = khet_engine::Game::new(setup.position);
+        }
+        let mv = rng.pick(&game.legal_moves()).unwrap();
+        game.play(mv).unwrap();
+        let record = khet_engine::Record::from_game(&game, "khet2/classic");
+        khet::files::write_atomic(Path::new(&file), record.to_ron().as_bytes()).unwrap();
+    }
+}
+
+#[test]
+fn a_save_written_while_the_process_is_killed_stays_whole() {
+    let dir = temp_dir("kill");
+    let file = dir.join("games").join("killed.ron");
+    let me = std::env::current_exe().expect("this test program");
+    for round in 0..12 {
+        let mut child = std::process::Command::new(&me)
+            .args(["--ignored", "--exact", "killed_writer", "--test-threads=1"])
+            .env(KILLED_WRITER, &file)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the writer starts");
+        // Killed (SIGKILL) after a different number of its writes each round, in the middle of
+        // whatever it is doing then: most of its time is writing and syncing.
+        let start = std::time::Instant::now();
+        let mut seen = std::fs::read(&file).ok();
+        let mut changes = 0;
+        while changes < 1 + round % 4 {
+            assert!(
+                start.elapsed() < WRITER_PATIENCE,
+                "the writer never wrote (round {round})"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+            let now = std::fs::read(&file).ok();
+            if now.is_some() && now != seen {
+                changes += 1;
+                seen = now;
+            }
+        }
+        child.kill().expect("killed");
+        child.wait().expect("gone");
+        // What is on disk is a whole save: the last complete one.
+        let saved = khet::saves::read(&file)
+            .unwrap_or_else(|e| panic!("round {round}: the save after the kill: {e}"));
+        assert!(!saved.game.turns().is_empty(), "round {round}");
+        // The interrupted write's temporary file is no game.
+        let games = khet::saves::list(&dir.join("games"));
+        assert_eq!(games.len(), 1, "round {round}: one game, no temporary file");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
