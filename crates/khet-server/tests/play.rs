@@ -113,18 +113,19 @@ fn create_as_silver(browser: &Browser) -> String {
     code
 }
 
-/// A page player (`name`) who created a game as Silver, and a protocol client seated as Red:
-/// the page shows its move to make.
-fn seated_against_a_client(browser: &Browser, server: &Server, name: &str) -> Client {
+/// A page player (`name`) who created a game as Silver, and a protocol client who took the
+/// other seat by the code, as Red: the page shows its move to make. The client and the code.
+fn seated_against_a_client(browser: &Browser, server: &Server, name: &str) -> (Client, String) {
     arrive(browser, server, name);
     let code = create_as_silver(browser);
     let mut red = Client::connect(&server.url, "Client player");
     red.join(&code);
+    red.until("the start", |c| c.mirror().view.status == Status::Playing);
     browser.until(
         "Silver to move",
         "document.getElementById('status').textContent.startsWith('Your move')",
     );
-    red
+    (red, code)
 }
 
 #[test]
@@ -132,20 +133,10 @@ fn a_browser_player_creates_plays_by_clicks_survives_a_reload_and_wins() {
     let db = Db::new(Backend::Sqlite, "play");
     let server = Server::start(&db, 0, &[]);
     let browser = Browser::start(1280, 900);
-    arrive(&browser, &server, "Browser player");
-    let code = create_as_silver(&browser);
+    let (mut red, code) = seated_against_a_client(&browser, &server, "Browser player");
     assert!(
         text(&browser, "document.getElementById('link').value")
             .starts_with(&format!("http://{}/play/", server.addr))
-    );
-
-    // A protocol client takes the other seat by the code.
-    let mut red = Client::connect(&server.url, "Client player");
-    red.join(&code);
-    red.until("the start", |c| c.mirror().view.status == Status::Playing);
-    browser.until(
-        "Silver to move",
-        "document.getElementById('status').textContent.startsWith('Your move')",
     );
     let bars = text(
         &browser,
@@ -265,7 +256,7 @@ fn a_phone_plays_by_taps_and_shows_the_whole_board() {
     let db = Db::new(Backend::Sqlite, "phone");
     let server = Server::start(&db, 0, &[]);
     let browser = Browser::phone(360, 640);
-    let mut red = seated_against_a_client(&browser, &server, "Phone player");
+    let (mut red, _) = seated_against_a_client(&browser, &server, "Phone player");
     let line = pharaoh_line();
     let mv = &line[0];
     browser.tap(&square(&mv[..2]));
@@ -530,7 +521,7 @@ fn a_move_by_keyboard_alone() {
     let db = Db::new(Backend::Sqlite, "keys");
     let server = Server::start(&db, 0, &[]);
     let browser = Browser::start(1280, 900);
-    let mut red = seated_against_a_client(&browser, &server, "Keyboard player");
+    let (mut red, _) = seated_against_a_client(&browser, &server, "Keyboard player");
     // Tab to the board, as a person without a mouse does.
     for _ in 0..12 {
         if browser.eval("document.activeElement && document.activeElement.id") == "board" {

@@ -417,8 +417,6 @@ function say(text) {
   $("status").textContent = text;
 }
 
-const mine = () => view && view.you;
-const myTurn = () => view && view.status === "playing" && !view.result && view.you === view.turn;
 
 function movesFrom(sq) {
   return view ? view.legal.filter((m) => m.from === sq) : [];
@@ -450,9 +448,6 @@ function select(sq) {
   preview(null);
   const moves = sq ? movesFrom(sq) : [];
   const marks = [];
-  if (view && view.moves.length && view.shot) {
-    // Nothing to mark for the last move: its beam shows it.
-  }
   if (sq) marks.push([sq, "selected"]);
   for (const m of moves) if (m.to) marks.push([m.to, "target"]);
   board.mark(marks);
