@@ -4,12 +4,10 @@
 //! (`khet --online-tour DIR --server URL`), and the headless frame benchmark
 //! (`khet --bench-frames`). The player's build has neither.
 
-pub mod autoplay;
 pub mod bench;
-mod learn;
 mod online_tour;
 mod script;
 mod tour;
 
-pub use autoplay::AutoplayPlugin;
 pub use online_tour::OnlineTourPlugin;
+pub use tour::AutoplayPlugin;

@@ -5,7 +5,7 @@
 //! table with the server's clocks running (`online-game.png`); then Bea's connection drops and
 //! the table shows her gone with the claim's countdown (`online-gone.png`).
 
-use super::script::{Autoplay, STEP_DEADLINE, finish, shoot};
+use super::script::{Autoplay, Flow, STEP_DEADLINE, Step, go, interpret, shoot};
 use crate::online::{LinkState, Online, OnlineNotice, OnlineRequest, OnlineTable};
 use crate::screen::Screen;
 use crate::table::{Match, MoveRequested, Show};
@@ -25,7 +25,6 @@ pub struct OnlineTourPlugin {
 
 #[derive(Resource)]
 struct Tour {
-    auto: Autoplay,
     server: String,
     /// Set to make Bea's connection drop.
     bea_leaves: Arc<AtomicBool>,
@@ -46,38 +45,31 @@ fn note(log: &BotLog, what: String) {
     }
 }
 
-/// What step `step` of [`run`] waits for, for the report when it never comes.
-fn waits_for(step: usize) -> &'static str {
-    match step {
-        1 => "the link to be connected and the lobby to list both bots' games",
-        3 => "Bea's game's code",
-        4 => "the game at the table, four plies played",
-        6 => "Bea shown gone for more than 3 s",
-        _ => "a screenshot or the end",
-    }
-}
-
 impl Plugin for OnlineTourPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(Tour {
-            auto: Autoplay::new(self.dir.clone()),
-            server: self.server.clone(),
-            bea_leaves: Arc::new(AtomicBool::new(false)),
-            bea_code: Arc::default(),
-            bots: Vec::new(),
-        })
-        .add_systems(
-            Startup,
-            |mut offer: ResMut<crate::learn::progress::TutorialOffer>,
-             mut settings: ResMut<crate::settings::Settings>,
-             tour: Res<Tour>| {
-                offer.0 = false;
-                settings.quality = super::autoplay::quality_from_env();
-                settings.online_name = "Ada".into();
-                settings.online_server.clone_from(&tour.server);
-            },
-        )
-        .add_systems(Update, run.in_set(crate::GameSet::Input));
+        app.insert_resource(Autoplay::new(self.dir.clone()))
+            .insert_resource(Tour {
+                server: self.server.clone(),
+                bea_leaves: Arc::new(AtomicBool::new(false)),
+                bea_code: Arc::default(),
+                bots: Vec::new(),
+            })
+            .add_systems(
+                Startup,
+                |mut offer: ResMut<crate::learn::progress::TutorialOffer>,
+                 mut settings: ResMut<crate::settings::Settings>,
+                 tour: Res<Tour>| {
+                    offer.0 = false;
+                    settings.quality = super::tour::quality_from_env();
+                    settings.online_name = "Ada".into();
+                    settings.online_server.clone_from(&tour.server);
+                },
+            )
+            .add_systems(
+                Update,
+                (|world: &mut World| interpret(world, ONLINE_TOUR, report))
+                    .in_set(crate::GameSet::Input),
+            );
     }
 }
 
@@ -169,8 +161,10 @@ fn bot(
     });
 }
 
-/// Says what the tour waited for at its deadline, and how everything it waits on stands.
-fn give_up(t: &Tour, waited: Duration, online: Option<&Online>, notice: &OnlineNotice) {
+/// How everything the tour waits on stands, for the report when a step never comes.
+fn report(world: &World) -> String {
+    let t = world.resource::<Tour>();
+    let online = world.get_resource::<Online>();
     let link = online.map_or_else(
         || "no connection (none asked for, or it failed)".to_string(),
         |o| format!("{:?}", o.state),
@@ -196,155 +190,158 @@ fn give_up(t: &Tour, waited: Duration, online: Option<&Online>, notice: &OnlineN
             format!("{name}: [{log}]")
         })
         .collect();
-    error!(
-        "online tour: gave up at step {} after {:.0} s (deadline {} s) waiting for {}; link: \
-         {link}; lobby: {lobby} games; notice: {:?}; bots: {}",
-        t.auto.step,
-        waited.as_secs_f64(),
-        STEP_DEADLINE.as_secs(),
-        waits_for(t.auto.step),
-        notice.0,
+    format!(
+        "; link: {link}; lobby: {lobby} games; notice: {:?}; bots: {}",
+        world.resource::<OnlineNotice>().0,
         bots.join(", ")
-    );
+    )
 }
 
-fn run(
-    mut tour: ResMut<Tour>,
-    online: Option<Res<Online>>,
-    notice: Res<OnlineNotice>,
-    table: Option<Res<OnlineTable>>,
-    m: Option<Res<Match>>,
-    show: Res<Show>,
-    screen: Res<State<Screen>>,
-    mut requests: MessageWriter<OnlineRequest>,
-    mut moves: MessageWriter<MoveRequested>,
-    mut go: ResMut<NextState<Screen>>,
-    mut exit: MessageWriter<AppExit>,
-    mut frames: ResMut<crate::frames::NextFrame>,
-    mut commands: Commands,
-) {
-    // The script drives the game frame by frame, as the autoplay's does: it never lets the
-    // loop rest, or it would wait on the heartbeat for input nobody gives.
-    frames.now();
-    let t = &mut *tour;
-    t.auto.frames += 1;
-    if let Some(waited) = t.auto.overdue() {
-        give_up(t, waited, online.as_deref(), &notice);
-        exit.write(AppExit::error());
-        return;
+/// The online tour, in order.
+const ONLINE_TOUR: &[Step] = &[
+    Step {
+        what: "the bots started and the link asked for",
+        run: start,
+    },
+    Step {
+        what: "the link to be connected and the lobby to list both bots' games",
+        run: lobby_listed,
+    },
+    Step {
+        what: "online-lobby: the lobby",
+        run: lobby,
+    },
+    Step {
+        what: "Bea's game's code",
+        run: join_bea,
+    },
+    Step {
+        what: "the game at the table, four plies played",
+        run: four_plies,
+    },
+    Step {
+        what: "online-game: the game with both clocks",
+        run: playing,
+    },
+    Step {
+        what: "Bea shown gone for more than 3 s",
+        run: bea_gone,
+    },
+    Step {
+        what: "online-gone: the opponent-gone notice",
+        run: gone,
+    },
+];
+
+fn start(world: &mut World) -> Flow {
+    let listed = |clock, rated, color| NewGame {
+        setup: "khet2/classic".into(),
+        clock: Some(clock),
+        color,
+        rated,
+        listed: true,
+    };
+    let mut t = world.resource_mut::<Tour>();
+    let (bea, cy) = (BotLog::default(), BotLog::default());
+    t.bots = vec![("Bea", bea.clone()), ("Cy", cy.clone())];
+    bot(
+        t.server.clone(),
+        "Bea",
+        1,
+        listed(ClockSpec::minutes(5, 3), true, SeatChoice::Red),
+        t.bea_leaves.clone(),
+        t.bea_code.clone(),
+        bea,
+    );
+    bot(
+        t.server.clone(),
+        "Cy",
+        2,
+        listed(ClockSpec::minutes(3, 2), false, SeatChoice::Random),
+        Arc::new(AtomicBool::new(false)),
+        Arc::default(),
+        cy,
+    );
+    world.write_message(OnlineRequest::Connect);
+    go(world, Screen::Online);
+    Flow::Next
+}
+
+fn lobby_listed(world: &mut World) -> Flow {
+    let listed = world
+        .get_resource::<Online>()
+        .is_some_and(|o| matches!(o.state, LinkState::Connected(_)) && o.lobby.len() >= 2);
+    if listed { Flow::After(20) } else { Flow::Stay }
+}
+
+fn lobby(world: &mut World) -> Flow {
+    let lobby = world.get_resource::<Online>().map_or(0, |o| o.lobby.len());
+    shoot(world, "online-lobby", &format!("lobby {lobby}\n"));
+    Flow::After(10)
+}
+
+fn join_bea(world: &mut World) -> Flow {
+    let code = world
+        .resource::<Tour>()
+        .bea_code
+        .lock()
+        .ok()
+        .and_then(|c| c.clone());
+    let Some(code) = code else {
+        return Flow::Stay;
+    };
+    world.write_message(OnlineRequest::Send(ClientMsg::Join { code }));
+    Flow::Next
+}
+
+/// Ada (the player) answers Bea's moves with a shallow search until four plies are played.
+fn four_plies(world: &mut World) -> Flow {
+    let at_table = *world.resource::<State<Screen>>().get() == Screen::Playing
+        && world.contains_resource::<OnlineTable>();
+    if !at_table || !world.resource::<Show>().is_idle() {
+        return Flow::Stay;
     }
-    if t.auto.wait > 0 {
-        t.auto.wait -= 1;
-        return;
+    let m = world.resource::<Match>();
+    let turns = m.game.turns().len();
+    if turns >= 4 {
+        return Flow::After(30);
     }
-    let connected = online
-        .as_ref()
-        .is_some_and(|o| matches!(o.state, LinkState::Connected(_)));
-    match t.auto.step {
-        0 => {
-            t.auto.started = Some(Instant::now());
-            let listed = |clock, rated, color| NewGame {
-                setup: "khet2/classic".into(),
-                clock: Some(clock),
-                color,
-                rated,
-                listed: true,
-            };
-            let (bea, cy) = (BotLog::default(), BotLog::default());
-            t.bots = vec![("Bea", bea.clone()), ("Cy", cy.clone())];
-            bot(
-                t.server.clone(),
-                "Bea",
-                1,
-                listed(ClockSpec::minutes(5, 3), true, SeatChoice::Red),
-                t.bea_leaves.clone(),
-                t.bea_code.clone(),
-                bea,
-            );
-            bot(
-                t.server.clone(),
-                "Cy",
-                2,
-                listed(ClockSpec::minutes(3, 2), false, SeatChoice::Random),
-                Arc::new(AtomicBool::new(false)),
-                Arc::default(),
-                cy,
-            );
-            requests.write(OnlineRequest::Connect);
-            go.set(Screen::Online);
-            t.auto.step = 1;
-        }
-        1 if connected && online.as_ref().is_some_and(|o| o.lobby.len() >= 2) => {
-            t.auto.step = 2;
-            t.auto.wait = 20;
-        }
-        2 => {
-            let lobby = online.as_ref().map_or(0, |o| o.lobby.len());
-            shoot(
-                &mut t.auto,
-                "online-lobby",
-                format!("lobby {lobby}\n"),
-                &mut commands,
-            );
-            t.auto.step = 3;
-            t.auto.wait = 10;
-        }
-        3 => {
-            if let Some(code) = t.bea_code.lock().ok().and_then(|c| c.clone()) {
-                requests.write(OnlineRequest::Send(ClientMsg::Join { code }));
-                t.auto.step = 4;
-            }
-        }
-        4 if *screen.get() == Screen::Playing && table.is_some() => {
-            let (Some(m), true) = (m.as_ref(), show.is_idle()) else {
-                return;
-            };
-            let turns = m.game.turns().len();
-            if turns >= 4 {
-                t.auto.step = 5;
-                t.auto.wait = 30;
-            } else if m.game.side_to_move() == Side::Silver
-                && m.spec.online
-                && table
-                    .as_ref()
-                    .is_some_and(|t| t.mirror.game.turns().len() == turns)
-            {
-                let best = Searcher::new(1 << 14).search_game(&m.game, Limits::depth(2), |_| {});
-                if let Some(mv) = best.best {
-                    moves.write(MoveRequested(mv));
-                    t.auto.wait = 5;
-                }
-            }
-        }
-        5 => {
-            let clocks = table
-                .as_ref()
-                .and_then(|t| t.mirror.clocks())
-                .map_or("none".into(), |c| format!("{:?}", c.remaining_ms));
-            shoot(
-                &mut t.auto,
-                "online-game",
-                format!("clocks {clocks}\n"),
-                &mut commands,
-            );
-            t.bea_leaves.store(true, Ordering::Relaxed);
-            t.auto.step = 6;
-            t.auto.wait = 10;
-        }
-        6 if table
-            .as_ref()
-            .and_then(|t| t.absence)
-            .and_then(|a| a.gone(Side::Red))
-            .is_some_and(|g| g > Duration::from_secs(3)) =>
-        {
-            t.auto.step = 7;
-            t.auto.wait = 10;
-        }
-        7 => {
-            shoot(&mut t.auto, "online-gone", "gone\n".into(), &mut commands);
-            t.auto.step = 8;
-        }
-        8 => finish(&mut t.auto, &mut exit),
-        _ => {}
+    let synced = world.resource::<OnlineTable>().mirror.game.turns().len() == turns;
+    let ours = m.game.side_to_move() == Side::Silver && m.spec.online && synced;
+    let best = ours
+        .then(|| Searcher::new(1 << 14).search_game(&m.game, Limits::depth(2), |_| {}))
+        .and_then(|found| found.best);
+    if let Some(mv) = best {
+        world.write_message(MoveRequested(mv));
+        world.resource_mut::<Autoplay>().wait = 5;
     }
+    Flow::Stay
+}
+
+/// The game with both clocks; then Bea's connection drops.
+fn playing(world: &mut World) -> Flow {
+    let clocks = world
+        .get_resource::<OnlineTable>()
+        .and_then(|t| t.mirror.clocks())
+        .map_or("none".into(), |c| format!("{:?}", c.remaining_ms));
+    shoot(world, "online-game", &format!("clocks {clocks}\n"));
+    world
+        .resource::<Tour>()
+        .bea_leaves
+        .store(true, Ordering::Relaxed);
+    Flow::After(10)
+}
+
+fn bea_gone(world: &mut World) -> Flow {
+    let gone = world
+        .get_resource::<OnlineTable>()
+        .and_then(|t| t.absence)
+        .and_then(|a| a.gone(Side::Red))
+        .is_some_and(|g| g > Duration::from_secs(3));
+    if gone { Flow::After(10) } else { Flow::Stay }
+}
+
+fn gone(world: &mut World) -> Flow {
+    shoot(world, "online-gone", "gone\n");
+    Flow::Next
 }

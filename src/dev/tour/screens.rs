@@ -1,0 +1,176 @@
+//! The tour's other screens: the replay with the engine's analysis, the saved games (with a
+//! damaged file among them), the settings, a game with clocks, and the laser preview.
+
+use crate::dev::script::{
+    Autoplay, Flow, ON_THE_PANEL, game, go, idle, point, shoot, take_parked, when,
+};
+use crate::replay::{Analysis, Step};
+use crate::screen::Screen;
+use crate::setups::SetupLibrary;
+use crate::table::clock::Clocks;
+use crate::table::laser_preview::{Aim, LaserPreview};
+use crate::table::selection::SquareClicked;
+use crate::table::{MoveRequested, NewGameRequested, NewGameSpec, Watch};
+use bevy::prelude::*;
+use khet_engine::{Move, Player, TimeControl};
+use std::time::Duration;
+
+/// The game just played opened in the replay, with the analysis on; and a damaged file among
+/// the saved games, to be listed with its reason on the next screen.
+pub fn replay(world: &mut World) -> Flow {
+    let games = world.resource::<Autoplay>().dir.join("games");
+    let _ = std::fs::create_dir_all(&games);
+    let _ = std::fs::write(games.join("damaged.ron"), "Record(\n    start: \"x33a3ka");
+    let m = game(world);
+    let watch = Watch {
+        game: m.game.clone(),
+        name: m.setup_name.clone(),
+        back_to: None,
+    };
+    world.write_message(watch);
+    world.resource_mut::<Analysis>().enabled = true;
+    Flow::After(3)
+}
+
+pub fn to_move_one(world: &mut World) -> Flow {
+    let on = *world.resource::<State<Screen>>().get() == Screen::Replay;
+    if on {
+        world.write_message(Step::To(1));
+    }
+    when(on)
+}
+
+/// The analysis of move 1, kept for the picture taken once the bar and the move are drawn.
+pub fn analysed(world: &mut World) -> Flow {
+    let found = world
+        .resource::<Analysis>()
+        .found
+        .as_ref()
+        .filter(|f| f.ply == 1 && game(world).game.turns().len() == 1)
+        .map(|f| {
+            format!(
+                "analysis {} best {}\n",
+                f.silver_score,
+                f.best.map(|b| b.to_string()).unwrap_or_default()
+            )
+        });
+    match found {
+        Some(note) if idle(world) => {
+            world.resource_mut::<Autoplay>().parked = Some(note);
+            Flow::After(8)
+        }
+        _ => Flow::Stay,
+    }
+}
+
+pub fn replay_shot(world: &mut World) -> Flow {
+    let note = take_parked(world);
+    shoot(world, "05-replay", &note);
+    go(world, Screen::Open);
+    Flow::After(6)
+}
+
+pub fn open(world: &mut World) -> Flow {
+    let games = &world.resource::<crate::saves::SavedGames>().0;
+    let damaged = games.iter().filter(|e| e.game.is_err()).count();
+    let note = format!("games {} damaged {damaged}\n", games.len());
+    shoot(world, "06-open", &note);
+    go(world, Screen::Settings);
+    Flow::After(6)
+}
+
+/// The settings; then a game against the computer with clocks of 5 minutes and 3 seconds.
+pub fn settings(world: &mut World) -> Flow {
+    shoot(world, "07-settings", "");
+    let classic = world.resource::<SetupLibrary>().classic();
+    let mut spec = NewGameSpec::casual(
+        classic,
+        [Player::Person, Player::Computer(khet_engine::Level::Casual)],
+    );
+    spec.clock = Some(TimeControl::new(5, 3));
+    world.write_message(NewGameRequested(spec));
+    go(world, Screen::Playing);
+    Flow::After(5)
+}
+
+pub fn clock_move(world: &mut World) -> Flow {
+    if let Ok(mv) = game(world).game.position().parse_move("h2h3") {
+        world.write_message(MoveRequested(mv));
+    }
+    Flow::Next
+}
+
+pub fn replied(world: &mut World) -> Flow {
+    if game(world).game.turns().len() >= 2 && idle(world) {
+        Flow::After(5)
+    } else {
+        Flow::Stay
+    }
+}
+
+fn running_clock(world: &World) -> Option<Duration> {
+    let side = game(world).game.side_to_move();
+    world.get_resource::<Clocks>().map(|c| c.left(side))
+}
+
+pub fn clock(world: &mut World) -> Flow {
+    shoot(world, "08-clock", "");
+    world.resource_mut::<Autoplay>().mark = running_clock(world);
+    Flow::Next
+}
+
+/// The running clock a second and more later: its face shows another time.
+pub fn clock_later(world: &mut World) -> Flow {
+    let later = match (world.resource::<Autoplay>().mark, running_clock(world)) {
+        (Some(then), Some(now)) => then.saturating_sub(now) >= Duration::from_millis(1200),
+        _ => false,
+    };
+    if later {
+        shoot(world, "08b-clock-later", "");
+    }
+    when(later)
+}
+
+/// A piece picked up for the laser preview, and the pointer on the side panel, so that it aims
+/// at nothing yet.
+pub fn pick_up(world: &mut World) -> Flow {
+    let step = game(world)
+        .game
+        .legal_moves()
+        .into_iter()
+        .find(|mv| matches!(mv, Move::Step { .. }));
+    if let Some(mv) = step {
+        world.write_message(SquareClicked(mv.from()));
+        world.resource_mut::<Autoplay>().plan = Some((mv, mv));
+    }
+    point(world, ON_THE_PANEL);
+    Flow::After(6)
+}
+
+pub fn no_aim(world: &mut World) -> Flow {
+    shoot(world, "09a-no-aim", "");
+    Flow::After(2)
+}
+
+/// Aimed only once the picture without the preview is taken.
+pub fn aim(world: &mut World) -> Flow {
+    let to = world.resource::<Autoplay>().plan.map(|(mv, _)| mv.to());
+    world.resource_mut::<Aim>().square = to;
+    Flow::After(6)
+}
+
+pub fn preview(world: &mut World) -> Flow {
+    let note = match &world.resource::<LaserPreview>().0 {
+        Some((mv, shot)) => {
+            let path: Vec<String> = shot.squares().iter().map(ToString::to_string).collect();
+            format!(
+                "preview {mv} hits {}\npath {}\n",
+                shot.hits.len(),
+                path.join(" ")
+            )
+        }
+        None => "preview none\n".into(),
+    };
+    shoot(world, "09-preview", &note);
+    Flow::Next
+}
