@@ -109,6 +109,10 @@ pub enum Command {
         /// Done, or why not.
         reply: oneshot::Sender<Result<(), Refused>>,
     },
+    /// The node's renewal of its leases did not cover this game: the room checks the stored
+    /// lease, and ends if another node has taken the game (a room of a node that stalled past
+    /// its lease writes nothing, but its followers would otherwise wait on it for ever).
+    CheckLease,
 }
 
 /// What a room (or a proxy of one) needs of the server that runs it: the hub, which implements

@@ -14,6 +14,11 @@ use tokio::time::{Duration, Instant, sleep_until};
 /// How long a proxy nobody follows waits before it ends (a player between two connections).
 const LINGER: Duration = Duration::from_secs(30);
 
+/// How many times a proxy asks the owner for what it missed while the broker was down, each
+/// waiting `cluster::ANSWER_WAIT` at most: the owner's node subscribes again within the
+/// broker's longest wait between attempts (5 s) after this one.
+const RESYNC_TRIES: u32 = 3;
+
 /// A proxy of game `code`, owned by node `owner`.
 pub struct Proxy {
     /// The hub's number for it.
@@ -78,7 +83,7 @@ impl Proxy {
                         last = n.max(last);
                         let _ = tx.send((n, json.into()));
                     }
-                    Some(GameMsg::Resync) => self.resync(last, tx.clone()),
+                    Some(GameMsg::Resync) => self.resync(last, tx.clone(), done_tx.clone()),
                     Some(GameMsg::Moved { owner }) if owner != self.owner => break,
                     Some(GameMsg::Moved { .. }) => {}
                     None => break,
@@ -103,24 +108,38 @@ impl Proxy {
 
     /// Asks the owner for the events after `last` (as a spectator would, attaching and
     /// detaching at once) and hands them to the followers, who drop what they have already.
-    fn resync(&self, last: Option<u64>, tx: broadcast::Sender<Out>) {
+    /// The owner's node subscribes again on its own time, and a request sent before is lost:
+    /// asked again while no answer comes, [`RESYNC_TRIES`] times; then the proxy ends, and its
+    /// followers reconnect and find the game where it is.
+    fn resync(
+        &self,
+        last: Option<u64>,
+        tx: broadcast::Sender<Out>,
+        done: mpsc::UnboundedSender<Done>,
+    ) {
         let broker = self.broker.clone();
         let (owner, code) = (self.owner.clone(), self.code.clone());
         tokio::spawn(async move {
-            let request = Request::Attach {
-                seat: None,
-                since: last,
-            };
-            if let Ok(Answer::Attached { catch_up, .. }) =
-                broker.request(&owner, &code, request).await
-            {
-                for (n, json) in catch_up {
-                    let _ = tx.send((n, json.into()));
+            for _ in 0..RESYNC_TRIES {
+                let request = Request::Attach {
+                    seat: None,
+                    since: last,
+                };
+                match broker.request(&owner, &code, request).await {
+                    Ok(Answer::Attached { catch_up, .. }) => {
+                        for (n, json) in catch_up {
+                            let _ = tx.send((n, json.into()));
+                        }
+                        let _ = broker
+                            .request(&owner, &code, Request::Detach { seat: None })
+                            .await;
+                        return;
+                    }
+                    Err(refused) if refused.is_unavailable() => {}
+                    _ => break,
                 }
-                let _ = broker
-                    .request(&owner, &code, Request::Detach { seat: None })
-                    .await;
             }
+            let _ = done.send(Done::Silent);
         });
     }
 
@@ -191,7 +210,8 @@ impl Proxy {
                     }
                     let _ = reply.send(answer.map(|_| ()));
                 }
-                Command::Detach { .. } => {}
+                // A proxy holds no lease: the owner checks its own.
+                Command::Detach { .. } | Command::CheckLease => {}
             }
         });
     }

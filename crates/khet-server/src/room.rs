@@ -110,6 +110,21 @@ impl Room {
         e.into()
     }
 
+    /// Ends the room if the stored lease is no longer this room's (a new token: another node
+    /// took the game up while this one stalled). A game over holds no lease.
+    async fn check_lease(&mut self) {
+        if self.row.status == Status::Over {
+            return;
+        }
+        match self.store.game(&self.row.code).await {
+            Ok(Some(row)) if row.lease.token == self.row.lease.token => {}
+            Ok(_) => {
+                self.lost(StoreError::Fenced);
+            }
+            Err(e) => crate::metrics::failed("checking a lease", &e),
+        }
+    }
+
     /// Runs the room until its game is over and nobody follows it.
     pub async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
         if self.row.status == Status::Playing && self.game.result().is_some() {
@@ -158,6 +173,7 @@ impl Room {
                 let _ = reply.send(result);
             }
             Command::Detach { seat } => self.detach(seat),
+            Command::CheckLease => self.check_lease().await,
             Command::Act {
                 seat,
                 action,

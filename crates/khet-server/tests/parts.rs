@@ -1,14 +1,18 @@
 //! The parts the server stands on, failing for real under a game: the test's own PostgreSQL
 //! stopped (`pg_ctl -m immediate stop`, as a crash) and started again mid-game, under one node
-//! and under two. A move sent while it is down is refused with a reason, never acknowledged and
-//! then lost; once it is back, play goes on with no restart of the server, and the stored record
-//! holds every acknowledged move once.
+//! and under two; the test's own Redis stopped and started again between two nodes; and a node
+//! frozen (SIGSTOP) past its lease, then let go on. A move sent while a part is down is refused
+//! with a reason, never acknowledged and then lost; once it is back, play goes on with no
+//! restart of the server, and the stored record holds every acknowledged move once.
 
 mod common;
 
 use common::services::{Postgres, Redis};
-use common::{Client, Db, PATIENCE, Server, casual, pharaoh_line, play_line, replayed};
+use common::{
+    Backend, Client, Db, PATIENCE, Server, TempDir, casual, pharaoh_line, play_line, replayed,
+};
 use khet_protocol::{ClientMsg, Refusal};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Sends `mv` as the next ply and waits for the answer: `Ok` once the server announced it, its
@@ -45,28 +49,56 @@ fn four_plies_in(silver_url: &str, red_url: &str) -> (Client, Client, String, Ve
     (silver, red, code, line)
 }
 
+/// Node `name` of the cluster on `db` over the broker `redis`, holding its games for `lease`
+/// seconds; its log (warnings) in `log` when given.
+fn node(db: &Db, redis: &Redis, name: &str, lease: &str, log: Option<&Path>) -> Server {
+    let cluster = format!("test-{}", db.name());
+    let args = [
+        "--broker",
+        &redis.url,
+        "--cluster",
+        &cluster,
+        "--node",
+        name,
+        "--lease",
+        lease,
+    ];
+    match log {
+        Some(log) => Server::start_logged(db, 0, &args, log),
+        None => Server::start(db, 0, &args),
+    }
+}
+
 /// `nodes` servers on `db` (two: a cluster sharing the tests' Redis).
 fn servers(db: &Db, nodes: usize) -> Vec<Server> {
     if nodes == 1 {
         return vec![Server::start(db, 0, &[])];
     }
-    let cluster = format!("test-{}", db.name());
     (0..nodes)
-        .map(|i| {
-            let name = format!("n{i}");
-            let args = [
-                "--broker",
-                &Redis::get().url,
-                "--cluster",
-                &cluster,
-                "--node",
-                &name,
-                "--lease",
-                "10",
-            ];
-            Server::start(db, 0, &args)
-        })
+        .map(|i| node(db, Redis::get(), &format!("n{i}"), "10", None))
         .collect()
+}
+
+/// Sample `name` of `server`'s `/metrics` (0 before it is counted).
+fn metric(server: &Server, name: &str) -> f64 {
+    let (status, body) = server.get("/metrics");
+    assert_eq!(status, 200, "{body}");
+    body.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or(0.0)
+}
+
+/// Polls `done` until it holds; fails after [`PATIENCE`], saying what never came.
+fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed() < PATIENCE,
+            "waited {} s for {what}",
+            PATIENCE.as_secs()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 fn postgresql_restarted_mid_game(nodes: usize) {
@@ -123,50 +155,147 @@ fn postgresql_restarted_under_two_nodes_loses_nothing_and_play_goes_on() {
 }
 
 /// Redis, which carries what crosses the nodes, stopped and started again (empty, as after a
-/// crash) mid-game between players on two nodes: the nodes subscribe again by themselves, the
-/// move made meanwhile reaches the other node's player once, and the game goes on to its end.
+/// crash) mid-game between players on two nodes, and down until the owner has given up
+/// publishing the move made meanwhile. Nothing else would bring that move to the other node:
+/// its proxy must ask the owner for what it missed once its node has subscribed again, so that
+/// the player and the spectator there see it on the connections they have, once, and the game
+/// goes on to its end.
 #[test]
 fn redis_restarted_between_two_nodes_loses_nothing_and_play_goes_on() {
     let redis = Redis::own();
-    let db = Db::new(common::Backend::Postgres, "redis_restart");
-    let cluster = format!("test-{}", db.name());
-    let node = |name: &str| {
-        let args = [
-            "--broker",
-            &redis.url,
-            "--cluster",
-            &cluster,
-            "--node",
-            name,
-            "--lease",
-            "10",
-        ];
-        Server::start(&db, 0, &args)
-    };
-    let (a, b) = (node("a"), node("b"));
-    let (mut silver, mut red, code, line) = four_plies_in(&a.url, &format!("{},{}", b.url, a.url));
+    let db = Db::new(Backend::Postgres, "redis_restart");
+    let logs = TempDir::new("redis_restart_logs");
+    let log = logs.0.join("a.log");
+    let (a, b) = (
+        node(&db, &redis, "a", "10", Some(&log)),
+        node(&db, &redis, "b", "10", None),
+    );
+    let (mut silver, mut red, code, line) = four_plies_in(&a.url, &b.url);
     let before = 4;
+    let mut spectator = Client::connect(&b.url, "Watcher on B");
+    spectator.send(&ClientMsg::Watch {
+        code: code.clone(),
+        since: None,
+    });
+    spectator.until("the game", |c| c.plies() == before);
 
     redis.stop();
     // Silver plays on the game's own node: stored, and acknowledged.
     try_play(&mut silver, &line[before]).expect("a move on the owner's node");
+    let lost = format!("broker: publish on test-{}:game:{code}", db.name());
+    wait_for("node A to give up publishing Silver's move", || {
+        std::fs::read_to_string(&log).is_ok_and(|l| l.contains(&lost))
+    });
     redis.start_again();
-    // Red, on the other node, sees it once Redis is back, and answers; a connection that the
-    // outage closed is taken up again as a client does.
-    let start = Instant::now();
-    while red.plies() <= before {
-        assert!(
-            start.elapsed() < PATIENCE,
-            "Red never saw Silver's move after Redis came back"
-        );
-        if red.try_pump(Duration::from_millis(100)).is_err() {
-            red.rejoin();
-        }
+    // The clients on B never reconnect: a closed connection fails the test.
+    for c in [&mut red, &mut spectator] {
+        c.until("Silver's move made while Redis was down", |c| {
+            c.plies() > before
+        });
     }
-    play_line(&mut silver, &mut red, &mut [], &line[before + 1..]);
+    play_line(
+        &mut silver,
+        &mut red,
+        &mut [&mut spectator],
+        &line[before + 1..],
+    );
     let result = silver.wait_result();
     assert_eq!(red.wait_result(), result);
+    assert_eq!(spectator.wait_result(), result);
+    // The spectator saw every event once, in order, with none missing.
+    let first = spectator.applied[0];
+    let expected: Vec<u64> = (first..=spectator.mirror().event).collect();
+    assert_eq!(spectator.applied, expected);
     let game = replayed(&b, &code);
     assert_eq!(game.turns().len(), line.len(), "every move once");
-    drop((silver, red, a, b, redis));
+    assert_eq!(game.result(), Some(result));
+}
+
+/// A node frozen (SIGSTOP) past its lease while the other node takes its games up, then let go
+/// on (SIGCONT) believing it still owns them, as after a long stall of its machine. The leases'
+/// tokens must keep it from writing anything for the games it lost (fencing, as `fencing.rs`
+/// shows on the store alone), and its players, one who moved meanwhile and one who only waited,
+/// must end up on the owner and finish their games with every acknowledged move stored once.
+#[test]
+fn a_paused_node_writes_nothing_for_the_games_it_lost_and_its_players_reach_the_owner() {
+    let db = Db::new(Backend::Postgres, "paused");
+    let (a, b) = (
+        node(&db, Redis::get(), "a", "2", None),
+        node(&db, Redis::get(), "b", "2", None),
+    );
+    // Two games of A's, each with Silver on A and Red on B; in the first Silver is to move, in
+    // the second Red.
+    let (on_a, on_b) = (
+        format!("{},{}", a.url, b.url),
+        format!("{},{}", b.url, a.url),
+    );
+    let (mut silver1, mut red1, code1, line) = four_plies_in(&on_a, &on_b);
+    let (mut silver2, mut red2, code2, _) = four_plies_in(&on_a, &on_b);
+    play_line(&mut silver2, &mut red2, &mut [], &line[4..5]);
+
+    a.pause();
+    // Silver's move reaches frozen A, which will read it only once it goes on.
+    silver1.send(&ClientMsg::Move {
+        ply: 4,
+        mv: line[4].clone(),
+    });
+    wait_for("node B to take up node A's two games", || {
+        metric(&b, "khet_lease_takeovers_total") >= 2.0
+    });
+    // The Red players' proxies to A ended; they find their games on B, and Red moves there.
+    red1.rejoin();
+    red2.rejoin();
+    red2.play(&line[5]);
+
+    a.resume();
+    // A handles Silver's move at last: refused, or the connection closed, never acknowledged.
+    let start = Instant::now();
+    let refused = silver1.refusals.len();
+    while silver1.refusals.len() == refused {
+        assert!(
+            start.elapsed() < PATIENCE,
+            "node A never answered the move it got while frozen"
+        );
+        match silver1.try_pump(Duration::from_millis(100)) {
+            Err(_) => break,
+            Ok(_) => assert_eq!(
+                silver1.plies(),
+                4,
+                "node A acknowledged a move of a game node B had taken up"
+            ),
+        }
+    }
+    assert_eq!(
+        replayed(&b, &code1).turns().len(),
+        4,
+        "node A stored a move of a game it had lost"
+    );
+    // Silver moves again, on the game's owner now, and the game goes on.
+    silver1.rejoin();
+    play_line(&mut silver1, &mut red1, &mut [], &line[4..]);
+    // Silver of the second game, who only waited on A, sees Red's move made on B: on the
+    // connection it has, or on a new one once A closes it.
+    let start = Instant::now();
+    while silver2.plies() < 6 {
+        assert!(
+            start.elapsed() < PATIENCE,
+            "Silver, waiting on node A, never saw the move Red made on node B, the owner"
+        );
+        if silver2.try_pump(Duration::from_millis(100)).is_err() {
+            silver2.rejoin();
+        }
+    }
+    play_line(&mut silver2, &mut red2, &mut [], &line[6..]);
+    for (silver, red, code) in [
+        (&mut silver1, &mut red1, &code1),
+        (&mut silver2, &mut red2, &code2),
+    ] {
+        let result = silver.wait_result();
+        assert_eq!(red.wait_result(), result);
+        for server in [&a, &b] {
+            let game = replayed(server, code);
+            assert_eq!(game.turns().len(), line.len(), "every move once");
+            assert_eq!(game.result(), Some(result));
+        }
+    }
 }

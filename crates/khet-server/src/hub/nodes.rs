@@ -6,6 +6,7 @@ use super::{Hub, Peer};
 use crate::cluster::{self, Answer, Beat, Incoming, Request};
 use crate::messages::{Command, Refused};
 use crate::util::lock;
+use std::collections::HashSet;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
@@ -63,15 +64,17 @@ impl Hub {
         }
     }
 
-    /// Renews this node's leases, and takes up the games no node holds.
+    /// Renews this node's leases, has the rooms it did not cover check theirs, and takes up the
+    /// games no node holds.
     async fn keep_leases(&self) {
-        if let Err(e) = self
+        match self
             .inner
             .store
             .renew(&self.inner.node, self.lease_until())
             .await
         {
-            crate::metrics::failed("renewing leases", &e);
+            Ok(kept) => self.check_leases(&kept.into_iter().collect()),
+            Err(e) => crate::metrics::failed("renewing leases", &e),
         }
         match self.resume_games().await {
             Ok(0) => {}
@@ -80,6 +83,21 @@ impl Hub {
                 tracing::info!(games = n, "took up the games of a node gone");
             }
             Err(e) => crate::metrics::failed("taking up games", &e),
+        }
+    }
+
+    /// Asks each room here whose game is not in `kept` to check its lease: most are of games
+    /// over, which hold none, or were loaded after the renewal; a room whose game another node
+    /// took up while this one stalled ends. A room too busy to be asked is asked at the next
+    /// renewal.
+    fn check_leases(&self, kept: &HashSet<String>) {
+        let rooms: Vec<_> = lock(&self.inner.rooms)
+            .iter()
+            .filter(|(code, live)| live.local && !kept.contains(*code))
+            .map(|(_, live)| live.tx.clone())
+            .collect();
+        for room in rooms {
+            let _ = room.try_send(Command::CheckLease);
         }
     }
 

@@ -268,6 +268,25 @@ impl Server {
         }
     }
 
+    /// Freezes it (SIGSTOP): its sockets stay open and nothing answers, as a node whose machine
+    /// stalls (swapping, a virtual machine moved) and then goes on as if nothing happened.
+    pub fn pause(&self) {
+        self.signal("STOP");
+    }
+
+    /// Lets it go on (SIGCONT) after [`Server::pause`].
+    pub fn resume(&self) {
+        self.signal("CONT");
+    }
+
+    fn signal(&self, which: &str) {
+        let sent = Command::new("kill")
+            .args([format!("-{which}"), self.child.id().to_string()])
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(sent, "SIG{which} sent to khet-server");
+    }
+
     /// Whether it still answers.
     pub fn alive(&mut self) -> bool {
         self.child.try_wait().ok().flatten().is_none() && self.get("/").0 == 200
