@@ -5,12 +5,17 @@
 //! writes nothing). A player connected to another node reaches the game through a proxy there
 //! (`remote`), which sends the player's commands to the owner on the owner's channel and gets the
 //! game's events on the game's channel. Pub/sub loses messages when a connection drops, so the
-//! events stay numbered and a follower that misses one follows again, as with one node.
+//! events stay numbered and a follower that misses one follows again, as with one node. For the
+//! same reason each node tells every other, every third of a lease, who follows the other's
+//! games through it ([`NodeMsg::Followers`]), and the owner counts them as told: a player there
+//! counts as present again after the owner took the node for gone (silent for a lease, as in a
+//! broker outage), and a follower whose detach was lost stops counting.
 //!
 //! Channels, each under the cluster's name (`khet` unless `--cluster` says otherwise, so that
-//! two clusters can share one Redis): `khet:node:NAME` (requests to a node and the replies to its
-//! requests), `khet:game:CODE` (the owner's events of a game, and `moved` when a node takes it
-//! over) and `khet:nodes` (each node's heartbeat, with its open games for the lobby).
+//! two clusters can share one Redis): `khet:node:NAME` (requests to a node, the replies to its
+//! requests, and who follows its games on each other node), `khet:game:CODE` (the owner's
+//! events of a game, and `moved` when a node takes it over) and `khet:nodes` (each node's
+//! heartbeat, with its open games for the lobby).
 
 use crate::messages::{Out, Refused};
 use crate::store::PlayerRow;
@@ -148,6 +153,15 @@ pub enum NodeMsg {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         unavailable: bool,
     },
+    /// Who follows games of this channel's node on node `from` now: each game and side (none
+    /// for a spectator), once per follower. Sent regularly, with no answer: a lost one is made
+    /// up by the next.
+    Followers {
+        /// The node they are connected to.
+        from: String,
+        /// Each follower's game and side.
+        follow: Vec<(String, Option<Color>)>,
+    },
 }
 
 /// A message on a game's channel.
@@ -196,6 +210,13 @@ pub enum Incoming {
     },
     /// Another node's heartbeat.
     Beat(Beat),
+    /// Who follows this node's games on node `from` ([`NodeMsg::Followers`]).
+    Followers {
+        /// The node.
+        from: String,
+        /// Each follower's game and side.
+        follow: Vec<(String, Option<Color>)>,
+    },
 }
 
 /// This node's connections to Redis.
@@ -408,6 +429,9 @@ impl Broker {
                         }));
                     }
                 }
+                Ok(NodeMsg::Followers { from, follow }) => {
+                    let _ = incoming.send(Incoming::Followers { from, follow });
+                }
                 Err(e) => tracing::warn!("broker: not a node message: {e}"),
             }
         }
@@ -523,7 +547,7 @@ mod tests {
         for (json, unavailable) in [(plain, false), (gone, true)] {
             match serde_json::from_str::<NodeMsg>(&json).unwrap() {
                 NodeMsg::Reply { unavailable: u, .. } => assert_eq!(u, unavailable),
-                NodeMsg::Request { .. } => panic!("not a reply: {json}"),
+                other => panic!("not a reply: {other:?}"),
             }
         }
     }

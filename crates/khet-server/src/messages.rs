@@ -99,6 +99,13 @@ pub enum Command {
         /// The side it played.
         seat: Option<Color>,
     },
+    /// A follower on another node, attached before, counts again: its node said it is still
+    /// there after this node had stopped counting it (see `cluster::NodeMsg::Followers`).
+    /// Counted as an attach is, with nothing to send it.
+    Present {
+        /// The side it plays.
+        seat: Option<Color>,
+    },
     /// A player acts: a move, an offer, a claim, a resignation (the other messages are not
     /// a room's).
     Act {

@@ -7,7 +7,9 @@
 
 use crate::cluster::{Answer, Broker, GameMsg, PlayerWire, Request};
 use crate::messages::{Attached, Command, Out, Refused, RoomHost};
-use std::sync::Arc;
+use crate::util::lock;
+use khet_engine::Color;
+use std::sync::{Arc, Mutex};
 use tokio::sync::{broadcast, mpsc};
 use tokio::time::{Duration, Instant, sleep_until};
 
@@ -18,6 +20,12 @@ const LINGER: Duration = Duration::from_secs(30);
 /// waiting `cluster::ANSWER_WAIT` at most: the owner's node subscribes again within the
 /// broker's longest wait between attempts (5 s) after this one.
 const RESYNC_TRIES: u32 = 3;
+
+/// The followers of a proxy whose attach the owner answered, each by its side (none for a
+/// spectator). Shared with the hub, which tells the owner regularly who follows its games here:
+/// the owner stops counting them when it cannot hear this node for a lease (a broker outage),
+/// and counts them again as told.
+pub type Followers = Arc<Mutex<Vec<Option<Color>>>>;
 
 /// A proxy of game `code`, owned by node `owner`.
 pub struct Proxy {
@@ -31,6 +39,8 @@ pub struct Proxy {
     pub broker: Arc<Broker>,
     /// The hub, to be forgotten by at the end.
     pub host: Box<dyn RoomHost>,
+    /// Its followers, as the hub reads them.
+    pub followers: Followers,
 }
 
 /// What a proxy's request tasks tell it.
@@ -59,6 +69,13 @@ impl Proxy {
             tokio::select! {
                 command = commands.recv() => match command {
                     Some(Command::Detach { seat }) => {
+                        // A connection detaches only once its attach was answered, when its
+                        // side went into the list.
+                        let mut here = lock(&self.followers);
+                        if let Some(i) = here.iter().position(|s| *s == seat) {
+                            here.swap_remove(i);
+                        }
+                        drop(here);
                         followers = followers.saturating_sub(1);
                         if followers == 0 {
                             idle_since = Some(Instant::now());
@@ -152,6 +169,7 @@ impl Proxy {
     ) {
         let broker = self.broker.clone();
         let (owner, code) = (self.owner.clone(), self.code.clone());
+        let here = self.followers.clone();
         tokio::spawn(async move {
             let silent =
                 |r: &Result<Answer, Refused>| r.as_ref().is_err_and(Refused::is_unavailable);
@@ -167,11 +185,18 @@ impl Proxy {
                         let _ = done.send(Done::Silent);
                     }
                     let result = match answer {
-                        Ok(Answer::Attached { you, catch_up }) => Ok(Attached {
-                            you,
-                            rx,
-                            catch_up: catch_up.into_iter().map(|(n, j)| (n, j.into())).collect(),
-                        }),
+                        Ok(Answer::Attached { you, catch_up }) => {
+                            // Counted before the connection has it, so before its detach.
+                            lock(&here).push(you);
+                            Ok(Attached {
+                                you,
+                                rx,
+                                catch_up: catch_up
+                                    .into_iter()
+                                    .map(|(n, j)| (n, j.into()))
+                                    .collect(),
+                            })
+                        }
                         Ok(_) => Err(unexpected()),
                         Err(e) => Err(e),
                     };
@@ -210,8 +235,9 @@ impl Proxy {
                     }
                     let _ = reply.send(answer.map(|_| ()));
                 }
-                // A proxy holds no lease: the owner checks its own.
-                Command::Detach { .. } | Command::CheckLease => {}
+                // A proxy holds no lease (the owner checks its own), and counts nobody for
+                // another node.
+                Command::Detach { .. } | Command::Present { .. } | Command::CheckLease => {}
             }
         });
     }

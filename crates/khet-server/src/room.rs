@@ -173,6 +173,7 @@ impl Room {
                 let _ = reply.send(result);
             }
             Command::Detach { seat } => self.detach(seat),
+            Command::Present { seat } => self.count(seat),
             Command::CheckLease => self.check_lease().await,
             Command::Act {
                 seat,
@@ -396,19 +397,24 @@ impl Room {
                 vec![(Some(self.row.event), sync.to_json().into())]
             }
         };
-        match you {
+        self.count(you);
+        if you.is_none() {
+            catch_up.push((None, self.presence().to_json().into()));
+        }
+        Ok(Attached { you, rx, catch_up })
+    }
+
+    /// Counts a follower: a player is here (and everyone is told), or one more spectator.
+    fn count(&mut self, seat: Option<Color>) {
+        match seat {
             Some(side) => {
                 self.connected[side.index()] += 1;
                 self.gone_since[side.index()] = None;
                 self.send_presence();
                 self.update_lobby();
             }
-            None => {
-                self.spectators += 1;
-                catch_up.push((None, self.presence().to_json().into()));
-            }
+            None => self.spectators += 1,
         }
-        Ok(Attached { you, rx, catch_up })
     }
 
     fn detach(&mut self, seat: Option<Color>) {

@@ -3,7 +3,8 @@
 //! and under two; the test's own Redis stopped and started again between two nodes; and a node
 //! frozen (SIGSTOP) past its lease, then let go on. A move sent while a part is down is refused
 //! with a reason, never acknowledged and then lost; once it is back, play goes on with no
-//! restart of the server, and the stored record holds every acknowledged move once.
+//! restart of the server, a player connected all along counts as present, and the stored record
+//! holds every acknowledged move once.
 
 mod common;
 
@@ -50,10 +51,17 @@ fn four_plies_in(silver_url: &str, red_url: &str) -> (Client, Client, String, Ve
 }
 
 /// Node `name` of the cluster on `db` over the broker `redis`, holding its games for `lease`
-/// seconds; its log (warnings) in `log` when given.
-fn node(db: &Db, redis: &Redis, name: &str, lease: &str, log: Option<&Path>) -> Server {
+/// seconds, with `extra` arguments; its log (warnings) in `log` when given.
+fn node(
+    db: &Db,
+    redis: &Redis,
+    name: &str,
+    lease: &str,
+    extra: &[&str],
+    log: Option<&Path>,
+) -> Server {
     let cluster = format!("test-{}", db.name());
-    let args = [
+    let mut args = vec![
         "--broker",
         &redis.url,
         "--cluster",
@@ -63,6 +71,7 @@ fn node(db: &Db, redis: &Redis, name: &str, lease: &str, log: Option<&Path>) -> 
         "--lease",
         lease,
     ];
+    args.extend_from_slice(extra);
     match log {
         Some(log) => Server::start_logged(db, 0, &args, log),
         None => Server::start(db, 0, &args),
@@ -75,7 +84,7 @@ fn servers(db: &Db, nodes: usize) -> Vec<Server> {
         return vec![Server::start(db, 0, &[])];
     }
     (0..nodes)
-        .map(|i| node(db, Redis::get(), &format!("n{i}"), "10", None))
+        .map(|i| node(db, Redis::get(), &format!("n{i}"), "10", &[], None))
         .collect()
 }
 
@@ -156,19 +165,24 @@ fn postgresql_restarted_under_two_nodes_loses_nothing_and_play_goes_on() {
 
 /// Redis, which carries what crosses the nodes, stopped and started again (empty, as after a
 /// crash) mid-game between players on two nodes, and down until the owner has given up
-/// publishing the move made meanwhile. Nothing else would bring that move to the other node:
-/// its proxy must ask the owner for what it missed once its node has subscribed again, so that
-/// the player and the spectator there see it on the connections they have, once, and the game
-/// goes on to its end.
+/// publishing the move made meanwhile and has taken the other node for gone (silent for a
+/// lease). Nothing else would bring that move to the other node: its proxy must ask the owner
+/// for what it missed once its node has subscribed again, so that the player and the spectator
+/// there see it on the connections they have, once. And the owner, which stopped counting the
+/// other node's player, must count it again when that node says it is still there: both players
+/// shown present, and the opponent's claim that the player left refused, though the outage was
+/// longer than the grace. Then the game goes on to its end, on the owner all along: its lease is
+/// renewed in the database whatever the broker does.
 #[test]
 fn redis_restarted_between_two_nodes_loses_nothing_and_play_goes_on() {
     let redis = Redis::own();
     let db = Db::new(Backend::Postgres, "redis_restart");
     let logs = TempDir::new("redis_restart_logs");
     let log = logs.0.join("a.log");
+    let grace = ["--abandon-grace", "1"];
     let (a, b) = (
-        node(&db, &redis, "a", "10", Some(&log)),
-        node(&db, &redis, "b", "10", None),
+        node(&db, &redis, "a", "10", &grace, Some(&log)),
+        node(&db, &redis, "b", "10", &grace, None),
     );
     let (mut silver, mut red, code, line) = four_plies_in(&a.url, &b.url);
     let before = 4;
@@ -183,9 +197,21 @@ fn redis_restarted_between_two_nodes_loses_nothing_and_play_goes_on() {
     // Silver plays on the game's own node: stored, and acknowledged.
     try_play(&mut silver, &line[before]).expect("a move on the owner's node");
     let lost = format!("broker: publish on test-{}:game:{code}", db.name());
-    wait_for("node A to give up publishing Silver's move", || {
-        std::fs::read_to_string(&log).is_ok_and(|l| l.contains(&lost))
-    });
+    // Every client reads meanwhile, as a client does (the server closes one silent for 30 s).
+    let gone = Some([true, false]);
+    wait_for(
+        "node A to give up publishing Silver's move, and to show Red gone",
+        || {
+            for c in [&mut silver, &mut red, &mut spectator] {
+                c.pump(Duration::from_millis(20));
+            }
+            silver.presence.map(|(on, _)| on) == gone
+                && std::fs::read_to_string(&log).is_ok_and(|l| l.contains(&lost))
+        },
+    );
+    // What the clients on B are told of presence from now on.
+    red.presence = None;
+    spectator.presence = None;
     redis.start_again();
     // The clients on B never reconnect: a closed connection fails the test.
     for c in [&mut red, &mut spectator] {
@@ -193,6 +219,28 @@ fn redis_restarted_between_two_nodes_loses_nothing_and_play_goes_on() {
             c.plies() > before
         });
     }
+    // Red, connected all along, is shown present again on both nodes, and may not be claimed
+    // against: gone 1 s is the grace, and A had counted Red gone far longer.
+    for c in [&mut silver, &mut red, &mut spectator] {
+        c.until("both players shown present after the outage", |c| {
+            c.presence.is_some_and(|(on, _)| on == [true, true])
+        });
+    }
+    let refused = silver.refusals.len();
+    silver.send(&ClientMsg::ClaimAbandoned { draw: false });
+    silver.until("the claim's answer", |c| {
+        c.refusals.len() > refused || c.result().is_some()
+    });
+    assert_eq!(
+        silver.result(),
+        None,
+        "the claim that Red left ended the game"
+    );
+    let (why, reason) = &silver.refusals[refused];
+    assert!(
+        *why == Refusal::NotNow && reason.contains("must be gone"),
+        "the claim refused as not due: {why:?}, {reason}"
+    );
     play_line(
         &mut silver,
         &mut red,
@@ -209,6 +257,12 @@ fn redis_restarted_between_two_nodes_loses_nothing_and_play_goes_on() {
     let game = replayed(&b, &code);
     assert_eq!(game.turns().len(), line.len(), "every move once");
     assert_eq!(game.result(), Some(result));
+    // Node A renewed its lease all along: its renewals wait on the database, not on the broker.
+    assert_eq!(
+        metric(&b, "khet_lease_takeovers_total"),
+        0.0,
+        "B took A's game up"
+    );
 }
 
 /// A node frozen (SIGSTOP) past its lease while the other node takes its games up, then let go
@@ -220,8 +274,8 @@ fn redis_restarted_between_two_nodes_loses_nothing_and_play_goes_on() {
 fn a_paused_node_writes_nothing_for_the_games_it_lost_and_its_players_reach_the_owner() {
     let db = Db::new(Backend::Postgres, "paused");
     let (a, b) = (
-        node(&db, Redis::get(), "a", "2", None),
-        node(&db, Redis::get(), "b", "2", None),
+        node(&db, Redis::get(), "a", "2", &[], None),
+        node(&db, Redis::get(), "b", "2", &[], None),
     );
     // Two games of A's, each with Silver on A and Red on B; in the first Silver is to move, in
     // the second Red.

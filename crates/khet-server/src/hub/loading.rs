@@ -5,7 +5,7 @@
 use super::{Hub, Live};
 use crate::cluster::GameMsg;
 use crate::messages::Command;
-use crate::remote::Proxy;
+use crate::remote::{Followers, Proxy};
 use crate::store::{GameRow, Lease, StoreError};
 use crate::util::{lock, now_ms};
 use khet_engine::Color;
@@ -110,11 +110,14 @@ impl Hub {
         let tx = self.spawn(row, players, &moves)?;
         if taken_over && let Some(cluster) = &self.inner.cluster {
             // Proxies elsewhere of the game's last owner end; their followers come back here.
+            // Not waited for: during a broker outage a publish waits about 10 s, and games are
+            // taken up while the leases are renewed.
             let moved = GameMsg::Moved {
                 owner: self.inner.node.clone(),
             };
-            let channel = cluster.broker.channels().game(&code);
-            cluster.broker.publish(&channel, &moved).await;
+            let broker = cluster.broker.clone();
+            let channel = broker.channels().game(&code);
+            tokio::spawn(async move { broker.publish(&channel, &moved).await });
         }
         Ok(Some(tx))
     }
@@ -132,18 +135,20 @@ impl Hub {
             .await
             .map_err(StoreError::Broker)?;
         let id = self.inner.next_room.fetch_add(1, Ordering::Relaxed);
+        let followers = Followers::default();
         let proxy = Proxy {
             id,
             code: code.to_string(),
             owner: owner.to_string(),
             broker: cluster.broker.clone(),
             host: Box::new(self.clone()),
+            followers: followers.clone(),
         };
         let (tx, rx) = mpsc::channel(64);
         let live = Live {
             id,
             tx: tx.clone(),
-            local: false,
+            proxy: Some((owner.to_string(), followers)),
         };
         lock(&self.inner.rooms).insert(code.to_string(), live);
         tokio::spawn(proxy.run(rx, game));

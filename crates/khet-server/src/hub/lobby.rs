@@ -75,9 +75,7 @@ impl Hub {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Store;
     use khet_protocol::PlayerInfo;
-    use std::time::Duration;
 
     fn open_game(code: &str) -> OpenGame {
         OpenGame {
@@ -111,14 +109,7 @@ mod tests {
     /// each of five runs.
     #[test]
     fn games_entering_the_lobby_at_once_are_all_shown() {
-        let dir = std::env::temp_dir().join(format!("khet-lobby-race-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        let store = runtime.block_on(Store::open_folder(&dir)).unwrap();
-        let hub = Hub::new(store, Duration::from_secs(60), None);
+        let (_runtime, hub, dir) = crate::hub::hub_for_test("lobby-race");
         // A lobby of some size, so that each picture takes a while to make.
         for i in 0..300 {
             let code = format!("old{i:05}");

@@ -12,6 +12,7 @@ pub use seats::Admitted;
 
 use crate::cluster::{self, Broker};
 use crate::messages::{Command, RoomHost};
+use crate::remote::Followers;
 use crate::room::Room;
 use crate::store::{GameRow, PlayerRow, Store, StoreError};
 use crate::util::{lock, now_ms};
@@ -47,8 +48,26 @@ pub struct Cluster {
 struct Live {
     id: u64,
     tx: mpsc::Sender<Command>,
+    /// A proxy's owning node and its followers (which this node tells the owner about); `None`
+    /// for a room of this node's.
+    proxy: Option<(String, Followers)>,
+}
+
+impl Live {
     /// A room of this node's (not a proxy).
-    local: bool,
+    fn local(&self) -> bool {
+        self.proxy.is_none()
+    }
+}
+
+/// A follower another node attached to a room of this node's.
+struct RemoteFollower {
+    code: String,
+    seat: Option<Color>,
+    /// The room that counted it (by its number: a game's room may end and be loaded again).
+    room: u64,
+    /// When it was counted.
+    since: tokio::time::Instant,
 }
 
 /// What another node last said.
@@ -69,9 +88,10 @@ struct Inner {
     rooms: Mutex<HashMap<String, Live>>,
     /// The other nodes, by name.
     peers: Mutex<HashMap<String, Peer>>,
-    /// Followers other nodes attached to this node's rooms: by node, each game and side, so that
-    /// a node that dies stops counting as its players' presence.
-    remote_followers: Mutex<HashMap<String, Vec<(String, Option<Color>)>>>,
+    /// Followers other nodes attached to this node's rooms, by node: so that a node that dies
+    /// stops counting as its players' presence, and so that what a node says of its followers
+    /// can be set against what this one counts.
+    remote_followers: Mutex<HashMap<String, Vec<RemoteFollower>>>,
     next_room: AtomicU64,
     /// Loading a room from the store, or creating a game, happens once at a time, so no game
     /// gets two rooms.
@@ -147,7 +167,7 @@ impl Hub {
     fn is_local(&self, code: &str) -> bool {
         lock(&self.inner.rooms)
             .get(code)
-            .is_some_and(|live| live.local && !live.tx.is_closed())
+            .is_some_and(|live| live.local() && !live.tx.is_closed())
     }
 
     fn live(&self, code: &str) -> Option<mpsc::Sender<Command>> {
@@ -194,7 +214,7 @@ impl Hub {
         let live = Live {
             id,
             tx: tx.clone(),
-            local: true,
+            proxy: None,
         };
         lock(&self.inner.rooms).insert(code, live);
         tokio::spawn(room.run(rx));
@@ -233,6 +253,21 @@ impl Hub {
     pub fn broker(&self) -> Option<&Arc<Broker>> {
         self.inner.cluster.as_ref().map(|c| &c.broker)
     }
+}
+
+/// For the unit tests: a runtime, and a hub of one node on a store in a fresh folder named
+/// after `name`, which the test removes at its end.
+#[cfg(test)]
+fn hub_for_test(name: &str) -> (tokio::runtime::Runtime, Hub, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("khet-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let store = runtime.block_on(Store::open_folder(&dir)).unwrap();
+    let hub = Hub::new(store, Duration::from_secs(60), None);
+    (runtime, hub, dir)
 }
 
 impl RoomHost for Hub {
