@@ -31,6 +31,16 @@ fn editor(app: &App) -> &Editor {
     app.world().resource::<Editor>()
 }
 
+fn start_classic(app: &mut App) {
+    send(
+        app,
+        Edit::Start(
+            Setup::builtin("khet2/classic").expect("classic").position,
+            "C".into(),
+        ),
+    );
+}
+
 fn start_empty(app: &mut App, edition: Edition) {
     send(app, Edit::Start(Position::empty(edition), "Test".into()));
 }
@@ -236,13 +246,7 @@ fn a_valid_setup_is_saved_listed_and_played() {
 fn either_laser_fires_on_the_editors_board() {
     let dir = temp_path("fire");
     let mut app = app(&dir);
-    send(
-        &mut app,
-        Edit::Start(
-            Setup::builtin("khet2/classic").expect("classic").position,
-            "C".into(),
-        ),
-    );
+    start_classic(&mut app);
     for side in [Side::Red, Side::Silver] {
         send(&mut app, Edit::Fire(side));
         let shot = editor(&app).shot.clone().expect("a shot");
@@ -250,6 +254,49 @@ fn either_laser_fires_on_the_editors_board() {
         assert_eq!(shot, khet_engine::fire(&editor(&app).board, side));
         assert_eq!(app.world().resource::<khet::table::Show>().shot, Some(shot));
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A laser fired in the editor stays drawn until the next edit, and stays still: once it has
+/// landed, the editor asks for no more frames, so the window rests (it drew every frame for as
+/// long as the beam was shown, found by the window test waiting for a still picture).
+#[test]
+fn a_laser_fired_in_the_editor_stays_drawn_and_lets_the_window_rest() {
+    let dir = temp_path("fired-rest");
+    let mut app = app(&dir);
+    start_classic(&mut app);
+    send(&mut app, Edit::Fire(Side::Silver));
+    let show = |app: &App| app.world().resource::<khet::table::Show>().phase.clone();
+    // The beam grows at 60 frames a second of game time: well within ten seconds' worth.
+    for _ in 0..600 {
+        if matches!(show(&app), khet::table::Phase::Lingering { .. }) {
+            break;
+        }
+        app.update();
+    }
+    // Well past the time a game's beam fades in.
+    for _ in 0..240 {
+        app.update();
+    }
+    app.world_mut()
+        .resource_mut::<khet::frames::NextFrame>()
+        .take();
+    app.update();
+    let asked = app
+        .world_mut()
+        .resource_mut::<khet::frames::NextFrame>()
+        .take();
+    assert!(
+        matches!(show(&app), khet::table::Phase::Lingering { .. }),
+        "the fired laser is no longer shown: {:?}",
+        show(&app)
+    );
+    assert!(app.world().resource::<khet::table::Show>().shot.is_some());
+    assert_ne!(
+        asked,
+        Some(std::time::Duration::ZERO),
+        "a frame asked for at once, every frame"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -326,6 +326,7 @@ fn apply_edits(
                     segment_starts: starts,
                     replay: true,
                     landings: show.landings,
+                    hold: true,
                     ..Show::default()
                 };
                 editor.shot = Some(shot);
@@ -396,18 +397,14 @@ pub fn save(editor: &Editor, library: &mut SetupLibrary) -> Result<PathBuf, Stri
 }
 
 /// The board the pieces show is the editor's while the editor is open; a laser fired in the
-/// editor stays drawn until the next edit.
+/// editor stays drawn (held: [`Show::hold`]) until the next edit.
 fn show_board(editor: Res<Editor>, mut show: ResMut<Show>) {
-    if editor.shot.is_some()
-        && let Phase::Lingering { elapsed } = &mut show.phase
-    {
-        *elapsed = 0.0;
-    }
     if show.display != Some(editor.board) {
         show.display = Some(editor.board);
         if editor.shot.is_none() {
             show.phase = Phase::Idle;
             show.shot = None;
+            show.hold = false;
         }
     }
 }

@@ -301,6 +301,7 @@ pub(super) fn play_moves(
                         0.3
                     },
                     landings: show.landings,
+                    hold: false,
                 };
                 applied.write(MoveApplied { turn, fired_on });
             }
@@ -364,6 +365,7 @@ pub(super) fn advance_show(
                     Phase::Firing { front: f }
                 }
             }
+            Phase::Lingering { .. } if show.hold => break,
             Phase::Lingering { elapsed } => {
                 let e = elapsed + dt;
                 if e >= pace.linger_seconds {
@@ -383,8 +385,10 @@ pub(super) fn advance_show(
             break;
         }
     }
-    // The piece slides, the beam grows or fades: every frame is drawn until it is at rest.
-    if show.phase != Phase::Idle {
+    // The piece slides, the beam grows or fades: every frame is drawn until it is at rest (or
+    // held, still).
+    let held = show.hold && matches!(show.phase, Phase::Lingering { .. });
+    if show.phase != Phase::Idle && !held {
         frames.now();
     }
 }

@@ -71,6 +71,9 @@ pub struct Show {
     pub pause: f32,
     /// How many shots have landed (not counting replays): the view flashes the hits of each.
     pub landings: u32,
+    /// A shot kept drawn once it has landed, until something else is shown (the editor's fired
+    /// laser): it no longer fades, and being still it asks for no frames.
+    pub hold: bool,
 }
 
 impl Show {
