@@ -17,6 +17,8 @@ use std::time::Duration;
 #[derive(Resource, Default, Debug)]
 pub struct NextFrame {
     within: Option<Duration>,
+    /// Whether the last frame asked for the next at once: something was moving.
+    moving: bool,
 }
 
 impl NextFrame {
@@ -32,7 +34,14 @@ impl NextFrame {
 
     /// What was asked this frame, and a fresh start for the next.
     pub fn take(&mut self) -> Option<Duration> {
+        self.moving = self.within == Some(Duration::ZERO);
         self.within.take()
+    }
+
+    /// Whether anything moved in the last frame (asked for the next at once): the scripted
+    /// tour waits for a still picture with it.
+    pub fn moving(&self) -> bool {
+        self.moving
     }
 }
 

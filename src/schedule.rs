@@ -16,6 +16,25 @@ pub enum GameSet {
     View,
 }
 
+/// The board's drawn parts, each made by the systems in its set (in [`GameSet::View`]). The
+/// game's state never waits on them, so the dev build's broken-features run (`KHET_BROKEN`) can
+/// leave any out, to show that the window test sees each go.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Drawn {
+    /// The pieces' models.
+    Pieces,
+    /// The shown beam, and the glow of a Pharaoh it lit.
+    Beam,
+    /// The selection ring, the destinations, the hovered square, the last move, the hint.
+    Highlights,
+    /// Flares, splashes, shards, the lit Pharaoh's pillar.
+    Effects,
+    /// The laser preview's beam.
+    Preview,
+    /// The editor's marks on problem squares.
+    EditorMarks,
+}
+
 /// The sets in their order, in `Update`.
 pub(super) fn plugin(app: &mut App) {
     app.configure_sets(

@@ -1,20 +1,31 @@
 //! Online play in the real window under Xvfb: a real server in this process, two bots opening
-//! games, and the game's scripted online tour (`khet --online-tour`). The pictures must show what
-//! a player sees:
-//! - the lobby's two games listed on the Online screen;
-//! - a game in progress with both clocks;
-//! - the opponent-gone notice over the board when Bea's connection drops.
+//! games, and the game's scripted online tour (`khet --online-tour`, `src/dev/online_tour.rs`).
+//! Each picture's check reads what a player reads there, from the pixels (Tesseract), and looks
+//! where it must appear:
+//! - the lobby: the Online screen's panel lists both bots' games;
+//! - a game in progress: the "Online game" window names both players, both clocks run at the top;
+//! - the opponent gone: a notice at the top right names Bea and the claim, over the board, and
+//!   covers neither the players' window nor the rest of the board.
 //!
-//! Needs what `tests/e2e.rs` needs (`xvfb-run`, Mesa's Vulkan); `KHET_SKIP_E2E=1` skips it.
+//! A second run with every drawn part left out (`KHET_BROKEN=all`) must fail every check. These
+//! pictures have no reference frames: the lobby's order, the bots' timing and the countdown
+//! change from run to run, and the checks above say what must be there.
+//!
+//! Needs what `tests/e2e.rs` needs (`xvfb-run`, Mesa's Vulkan, Tesseract); `KHET_SKIP_E2E=1`
+//! skips it with `cargo test`.
 
 mod common;
 
-use common::picture::Image;
-use std::process::Command;
+use common::picture::{Image, Rect, read_text, read_text_scaled};
+use common::tour::{say, says};
+use std::path::PathBuf;
+use std::sync::Mutex;
 
-/// Pixels of `a` and `b` within `rect` (x0, y0, x1, y1) that differ by more than 60 in sum.
-fn changed(a: &Image, b: &Image, rect: (usize, usize, usize, usize)) -> usize {
-    let (x0, y0, x1, y1) = rect;
+/// One window at a time: the two tests of this file each run the game under Xvfb.
+static WINDOW: Mutex<()> = Mutex::new(());
+
+/// Pixels of `a` and `b` within `rect` that differ by more than 60 in sum.
+fn changed(a: &Image, b: &Image, (x0, y0, x1, y1): Rect) -> usize {
     let mut n = 0;
     for y in y0..y1.min(a.height) {
         for x in x0..x1.min(a.width) {
@@ -30,28 +41,10 @@ fn changed(a: &Image, b: &Image, rect: (usize, usize, usize, usize)) -> usize {
     n
 }
 
-/// Light pixels (text, lines) within `rect`.
-fn light(img: &Image, rect: (usize, usize, usize, usize)) -> usize {
-    let (x0, y0, x1, y1) = rect;
-    (y0..y1.min(img.height))
-        .flat_map(|y| (x0..x1.min(img.width)).map(move |x| (x, y)))
-        .filter(|&(x, y)| {
-            img.rgb[y * img.width + x]
-                .iter()
-                .map(|&c| u32::from(c))
-                .sum::<u32>()
-                > 450
-        })
-        .count()
-}
-
-#[test]
-fn the_real_window_plays_online() {
-    if std::env::var_os("KHET_SKIP_E2E").is_some() {
-        eprintln!("skipped: KHET_SKIP_E2E is set");
-        return;
-    }
-    let dir = std::env::temp_dir().join(format!("khet-e2e-online-{}", std::process::id()));
+/// Runs the online tour against a server of this process, with `KHET_BROKEN` set to `broken`
+/// if given; the folder of its pictures.
+fn online_tour(name: &str, broken: Option<&str>) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("{name}-{:07}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let runtime = tokio::runtime::Runtime::new().unwrap();
@@ -72,88 +65,178 @@ fn the_real_window_plays_online() {
         .unwrap();
     });
     let shots = dir.join("shots");
-    let status = Command::new("timeout")
-        .args(["600", "xvfb-run", "-a", "-s", "-screen 0 1280x800x24"])
-        .arg(env!("CARGO_BIN_EXE_khet"))
-        .env("KHET_AUTOPLAY_QUALITY", "low")
-        // Settings, identity and seats of its own, as on a new machine: the run neither reads
-        // nor overwrites the developer's.
-        .env("KHET_CONFIG", dir.join("config"))
-        .env("KHET_DATA", dir.join("data"))
-        .arg("--online-tour")
+    let mut cmd = common::tour::game_in_window(&dir, broken);
+    cmd.arg("--online-tour")
         .arg(&shots)
-        .args(["--server", &url])
-        .status()
-        .expect("timeout and xvfb-run run");
+        .args(["--server", &url]);
+    let status = cmd.status().expect("timeout and xvfb-run run");
     assert!(status.success(), "the online tour failed: {status}");
-
-    let lobby = Image::load(&shots.join("online-lobby.png"));
-    let game = Image::load(&shots.join("online-game.png"));
-    let gone = Image::load(&shots.join("online-gone.png"));
-    assert_eq!((lobby.width, lobby.height), (1280, 800));
-    // The Online screen's side panel is full of text (the forms, the lobby's rows); at the
-    // table the same strip is the game panel, another picture.
-    let panel = (0, 0, 300, 800);
-    assert!(
-        light(&lobby, panel) > 3000,
-        "the Online screen's panel is nearly empty"
-    );
-    assert!(
-        changed(&lobby, &game, panel) > 3000,
-        "the table's panel looks like the Online screen"
-    );
-    // The opponent-gone notice appears over the board, top right below the clocks, where the
-    // game picture had the board; elsewhere on the board little changes.
-    let notice = (900, 60, 1280, 240);
-    let appeared = changed(&game, &gone, notice);
-    assert!(
-        appeared > 4000,
-        "no notice appeared at the top ({appeared} pixels changed)"
-    );
-    // A window of egui's neutral dark grey where the board and the bluish-black background
-    // were, with grey text in it (neither the board nor the background is grey).
-    let dark = |p: [u8; 3]| {
-        let lo = p.iter().min().copied().unwrap_or(0);
-        let hi = p.iter().max().copied().unwrap_or(0);
-        lo >= 20 && hi <= 50 && hi - lo <= 2
-    };
-    let grey_text = |p: [u8; 3]| {
-        let lo = p.iter().min().copied().unwrap_or(0);
-        let hi = p.iter().max().copied().unwrap_or(0);
-        lo >= 100 && hi - lo <= 4
-    };
-    let count = |img: &Image, test: &dyn Fn([u8; 3]) -> bool| {
-        let (x0, y0, x1, y1) = notice;
-        (y0..y1)
-            .flat_map(|y| (x0..x1).map(move |x| (x, y)))
-            .filter(|&(x, y)| test(img.rgb[y * img.width + x]))
-            .count()
-    };
-    let darker = count(&gone, &dark).saturating_sub(count(&game, &dark));
-    assert!(
-        darker > 10_000,
-        "no dark window over the board ({darker} more dark pixels)"
-    );
-    let text = count(&gone, &grey_text).saturating_sub(count(&game, &grey_text));
-    assert!(
-        text > 300,
-        "the notice has no text ({text} more grey pixels)"
-    );
-    // The "Online game" window at the top left stays whole: the notice does not cover it.
-    let players = (310, 10, 650, 105);
-    let covered = changed(&game, &gone, players);
-    assert!(
-        covered < 50,
-        "the notice covers the Online game window ({covered} pixels changed)"
-    );
-    let board_low = (440, 450, 1100, 780);
-    let elsewhere = changed(&game, &gone, board_low);
-    assert!(
-        elsewhere < appeared / 4,
-        "the whole picture changed ({elsewhere})"
-    );
     runtime.shutdown_background();
-    if std::env::var_os("KHET_KEEP_E2E").is_none() {
-        let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+struct Shots {
+    dir: PathBuf,
+}
+
+impl Shots {
+    fn img(&self, name: &str) -> Image {
+        Image::load(&self.dir.join("shots").join(format!("{name}.png")))
     }
+}
+
+fn want_text(f: &mut Vec<String>, text: &str, phrase: &str, where_: &str) {
+    if !says(text, phrase) {
+        f.push(format!("{where_} does not say {phrase:?}; read: {text:?}"));
+    }
+}
+
+/// The Online screen's panel lists both bots' games, each with its creator, clock and kind.
+fn lobby(s: &Shots) -> Vec<String> {
+    let mut f = Vec::new();
+    let text = read_text(&s.img("online-lobby"), (0, 0, 330, 770));
+    for phrase in [
+        "Open games",
+        "Bea (",
+        "Cy (",
+        "5+3, rated",
+        "3+2, casual",
+        "Accept",
+    ] {
+        want_text(&mut f, &text, phrase, "the Online screen's panel");
+    }
+    f
+}
+
+/// The players' window at the top left names both, and both clocks run at the top.
+fn game(s: &Shots) -> Vec<String> {
+    let mut f = Vec::new();
+    let img = s.img("online-game");
+    let players = read_text(&img, (300, 0, 700, 120));
+    want_text(&mut f, &players, "Silver: Ada", "the players' window");
+    want_text(&mut f, &players, "Red: Bea", "the players' window");
+    let clocks = read_text_scaled(&img, (700, 0, 1280, 60), 4);
+    let times = clocks
+        .split(|c: char| !(c.is_ascii_digit() || c == ':'))
+        .filter(|t| t.len() >= 4 && t.contains(':'))
+        .count();
+    if times < 2 {
+        f.push(format!("no two clocks at the top; read: {clocks:?}"));
+    }
+    f
+}
+
+/// The notice at the top right, where the game's picture had the board, names Bea and the claim;
+/// the players' window and the rest of the board stay as they were.
+fn gone(s: &Shots) -> Vec<String> {
+    let mut f = Vec::new();
+    let (game, gone) = (s.img("online-game"), s.img("online-gone"));
+    let notice: Rect = (880, 50, 1280, 260);
+    let text = read_text(&gone, notice);
+    for phrase in [
+        "Opponent gone",
+        "Bea left the game",
+        "you may claim the game",
+    ] {
+        want_text(&mut f, &text, phrase, "the top right of the board");
+    }
+    let appeared = changed(&game, &gone, notice);
+    if appeared <= 4000 {
+        f.push(format!(
+            "no notice appeared at the top right ({appeared} pixels changed)"
+        ));
+    }
+    let covered = changed(&game, &gone, (310, 10, 650, 105));
+    if covered >= 50 {
+        f.push(format!(
+            "the notice covers the Online game window ({covered} pixels changed)"
+        ));
+    }
+    let elsewhere = changed(&game, &gone, (440, 450, 1100, 780));
+    if elsewhere * 4 >= appeared {
+        f.push(format!(
+            "the whole picture changed ({elsewhere} pixels low on the board)"
+        ));
+    }
+    f
+}
+
+type Check = fn(&Shots) -> Vec<String>;
+
+/// The online tour's pictures and their checks.
+const PICTURES: &[(&str, Check)] = &[
+    ("online-lobby", lobby),
+    ("online-game", game),
+    ("online-gone", gone),
+];
+
+/// The tour's run of `name` with `broken` parts left out, one window at a time; none when
+/// `KHET_SKIP_E2E` is set.
+fn run(name: &str, broken: Option<&str>) -> Option<Shots> {
+    if std::env::var_os("KHET_SKIP_E2E").is_some() {
+        eprintln!("skipped: KHET_SKIP_E2E is set");
+        return None;
+    }
+    let _window = WINDOW
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    Some(Shots {
+        dir: online_tour(name, broken),
+    })
+}
+
+#[test]
+fn the_real_window_plays_online_and_shows_the_lobby_the_game_and_the_opponent_gone() {
+    let Some(shots) = run("khet-e2e-online", None) else {
+        return;
+    };
+    let mut failures = Vec::new();
+    for (name, check) in PICTURES {
+        let img = shots.img(name);
+        if (img.width, img.height) != (1280, 800) {
+            failures.push(format!("{name}: {} × {}", img.width, img.height));
+        }
+        if let Some(why) = img.undrawn() {
+            failures.push(format!("{name}: {why}"));
+        }
+        failures.extend(
+            check(&shots)
+                .into_iter()
+                .map(|why| format!("{name}: {why}")),
+        );
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures (pictures in {}):\n{}",
+        failures.len(),
+        shots.dir.display(),
+        failures.join("\n")
+    );
+    if std::env::var_os("KHET_KEEP_E2E").is_none() {
+        let _ = std::fs::remove_dir_all(&shots.dir);
+    }
+}
+
+#[test]
+fn with_its_drawn_parts_left_out_the_online_tour_fails_every_picture_check() {
+    let Some(shots) = run("khet-e2e-online-broken", Some("all")) else {
+        return;
+    };
+    let mut passed = Vec::new();
+    for (name, check) in PICTURES {
+        match check(&shots).first() {
+            Some(why) => say(&format!("e2e online, broken: {name}: {why}")),
+            None => passed.push(*name),
+        }
+    }
+    say(&format!(
+        "e2e online, broken: {} of {} picture checks failed",
+        PICTURES.len() - passed.len(),
+        PICTURES.len()
+    ));
+    assert!(
+        passed.is_empty(),
+        "checks that pass with the drawn parts left out: {passed:?}"
+    );
+    let _ = std::fs::remove_dir_all(&shots.dir);
 }

@@ -5,6 +5,7 @@
 //! (`khet --bench-frames`). The player's build has neither.
 
 pub mod bench;
+mod broken;
 mod online_tour;
 mod script;
 mod tour;

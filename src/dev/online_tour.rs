@@ -47,6 +47,8 @@ fn note(log: &BotLog, what: String) {
 
 impl Plugin for OnlineTourPlugin {
     fn build(&self, app: &mut App) {
+        super::broken::plugin(app);
+        super::script::keep_drawing(app);
         app.insert_resource(Autoplay::new(self.dir.clone()))
             .insert_resource(Tour {
                 server: self.server.clone(),
@@ -61,6 +63,9 @@ impl Plugin for OnlineTourPlugin {
                  tour: Res<Tour>| {
                     offer.0 = false;
                     settings.quality = super::tour::quality_from_env();
+                    // Pictures compared with references: the camera's shake, a jitter of a pixel or two
+                    // that depends on the very frame a picture is taken in, is off.
+                    settings.camera_shake = false;
                     settings.online_name = "Ada".into();
                     settings.online_server.clone_from(&tour.server);
                 },

@@ -13,6 +13,7 @@ use bevy::input::mouse::MouseButtonInput;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::{CursorMoved, WindowEvent};
+use bevy::winit::WinitSettings;
 use khet_engine::{Move, Square};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -119,9 +120,6 @@ impl Autoplay {
 /// run's end after the last. `report` adds what the run's own helpers were doing to the message
 /// of a step that never came.
 pub fn interpret(world: &mut World, steps: &[Step], report: fn(&World) -> String) {
-    // The script drives the game frame by frame: it never lets the loop rest, or it would wait
-    // on the heartbeat for input nobody gives.
-    world.resource_mut::<crate::frames::NextFrame>().now();
     // Every step reads the game on the table: none runs before there is one.
     let on_table = world.contains_resource::<Match>();
     if on_table {
@@ -169,6 +167,28 @@ pub fn interpret(world: &mut World, steps: &[Step], report: fn(&World) -> String
     }
 }
 
+/// The script drives the game frame by frame: the loop never rests, or it would wait on the
+/// heartbeat for input nobody gives. It says so after the game has said whether anything moves
+/// (`stage::rest`), so that [`still`] still tells a moving board from a still one.
+pub fn keep_drawing(app: &mut App) {
+    app.add_systems(
+        Last,
+        (|mut winit: ResMut<WinitSettings>| {
+            let continuous = WinitSettings::continuous();
+            if winit.focused_mode != continuous.focused_mode {
+                *winit = continuous;
+            }
+        })
+        .after(crate::stage::rest::sleep_until_wanted),
+    );
+}
+
+/// Whether nothing moved in the last frame: no animation, no shake, no flare, no panel
+/// settling. A picture compared with a reference waits for it where something may move.
+pub fn still(world: &World) -> bool {
+    !world.resource::<crate::frames::NextFrame>().moving()
+}
+
 /// No more to say when a step never comes.
 pub fn nothing(_: &World) -> String {
     String::new()
@@ -200,9 +220,25 @@ impl BoardNote<'_, '_> {
 }
 
 /// Saves a screenshot `NAME.png` of the window as it is drawn next, and beside it `NAME.txt`:
-/// `note`, then where each square is on screen.
+/// `note`, the squares of each side's pieces on the table, then where each square is on screen.
 pub fn shoot(world: &mut World, name: &str, note: &str) {
-    let squares = world
+    let mut squares = String::new();
+    if let Some(m) = world.get_resource::<Match>() {
+        for (side, color) in [
+            ("silver", khet_engine::Color::Silver),
+            ("red", khet_engine::Color::Red),
+        ] {
+            let mine: Vec<String> = m
+                .game
+                .position()
+                .pieces()
+                .filter(|(_, piece)| piece.color() == color)
+                .map(|(sq, _)| sq.to_string())
+                .collect();
+            squares += &format!("{side} {}\n", mine.join(" "));
+        }
+    }
+    squares += &world
         .run_system_once(|board: BoardNote| board.note())
         .unwrap_or_default();
     let dir = world.resource::<Autoplay>().dir.clone();

@@ -25,6 +25,7 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         marks
             .in_set(crate::GameSet::View)
+            .in_set(crate::schedule::Drawn::EditorMarks)
             .run_if(in_state(Screen::Editor)),
     );
 }

@@ -38,7 +38,8 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (spawn_beam, draw_beam, light_pharaohs)
             .chain()
-            .in_set(crate::GameSet::View),
+            .in_set(crate::GameSet::View)
+            .in_set(crate::schedule::Drawn::Beam),
     );
 }
 

@@ -33,7 +33,8 @@ pub(super) fn plugin(app: &mut App) {
                 animate_glows,
             )
                 .chain()
-                .in_set(crate::GameSet::View),
+                .in_set(crate::GameSet::View)
+                .in_set(crate::schedule::Drawn::Effects),
         );
 }
 

@@ -30,7 +30,8 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             refresh
                 .run_if(not(in_state(crate::screen::Screen::Editor)))
-                .in_set(crate::GameSet::View),
+                .in_set(crate::GameSet::View)
+                .in_set(crate::schedule::Drawn::Highlights),
         );
 }
 

@@ -187,7 +187,8 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (unlight_on_rewind, build_models)
             .chain()
-            .in_set(crate::GameSet::View),
+            .in_set(crate::GameSet::View)
+            .in_set(crate::schedule::Drawn::Pieces),
     );
 }
 

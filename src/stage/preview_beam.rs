@@ -19,7 +19,11 @@ struct Look {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, draw.in_set(crate::GameSet::View));
+    app.add_systems(
+        Update,
+        draw.in_set(crate::GameSet::View)
+            .in_set(crate::schedule::Drawn::Preview),
+    );
 }
 
 fn draw(

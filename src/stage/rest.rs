@@ -53,7 +53,7 @@ fn install_waker(proxy: Option<Res<EventLoopProxyWrapper>>, mut waker: ResMut<Wa
 /// Turns this frame's wishes into how the loop goes on: continuously while something moves
 /// (every frame drawn as soon as the last is, as before), else waiting until the soonest time
 /// asked for, else for the heartbeat.
-fn sleep_until_wanted(mut next: ResMut<NextFrame>, mut winit: ResMut<WinitSettings>) {
+pub(crate) fn sleep_until_wanted(mut next: ResMut<NextFrame>, mut winit: ResMut<WinitSettings>) {
     let wanted = match next.take() {
         Some(Duration::ZERO) => WinitSettings::continuous(),
         Some(wait) => settings(wait.min(HEARTBEAT)),

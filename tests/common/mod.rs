@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod picture;
+pub mod tour;
 
 use bevy::prelude::*;
 use khet::core_plugin;

@@ -2,7 +2,7 @@
 //! setup editor with a problem marked, the fairness report, and a piece breaking; each but the
 //! first with a picture before it to compare with.
 
-use crate::dev::script::{Autoplay, Flow, STEP, game, idle, shoot, take_parked, when};
+use crate::dev::script::{Autoplay, Flow, STEP, game, idle, shoot, still, take_parked, when};
 use crate::editor::fairness::{CheckFairness, Fairness};
 use crate::editor::{Edit, Editor};
 use crate::learn::lesson::{Lesson, LessonAction, LessonKind, PuzzleShelf, StartLesson, Verdict};
@@ -18,11 +18,11 @@ const MISSED_STEP: usize = 5;
 /// The tutorial step whose solution breaks a piece: "Moving" (the beam hits c4).
 const BREAK_STEP: usize = 1;
 
-/// Whether nothing is being shown and no piece is still going away: a picture to compare with
-/// waits for that.
+/// Whether nothing is being shown, no piece is still going away and nothing moves: a picture
+/// to compare with waits for that.
 fn settled(world: &mut World) -> bool {
     let mut dying = world.query_filtered::<(), With<crate::table::pieces::Dying>>();
-    idle(world) && dying.iter(world).next().is_none()
+    idle(world) && dying.iter(world).next().is_none() && still(world)
 }
 
 fn play(world: &mut World, mv: &str) {
@@ -99,7 +99,11 @@ pub fn make_problem(world: &mut World) -> Flow {
     Flow::After(8)
 }
 
+/// The problems marked, once the strike's shake and flare are over.
 pub fn problem(world: &mut World) -> Flow {
+    if !still(world) {
+        return Flow::Stay;
+    }
     let problems: Vec<String> = world
         .resource::<Editor>()
         .problems
@@ -120,6 +124,9 @@ pub fn undo(world: &mut World) -> Flow {
 }
 
 pub fn report_before(world: &mut World) -> Flow {
+    if !still(world) {
+        return Flow::Stay;
+    }
     shoot(world, "13a-editor", "");
     Flow::After(2)
 }
@@ -155,7 +162,8 @@ pub fn fairness_shot(world: &mut World) -> Flow {
     Flow::Next
 }
 
-/// A piece breaking: the tutorial's "Moving" step, to be solved (its beam hits c4).
+/// A piece breaking: the tutorial's "Moving" step, to be solved (its beam hits c4); the frame
+/// after the report's picture.
 pub fn break_lesson(world: &mut World) -> Flow {
     world.write_message(StartLesson(LessonKind::Tutorial(BREAK_STEP)));
     Flow::After(4)

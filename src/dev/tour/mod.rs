@@ -19,6 +19,8 @@ pub struct AutoplayPlugin(pub PathBuf);
 
 impl Plugin for AutoplayPlugin {
     fn build(&self, app: &mut App) {
+        super::broken::plugin(app);
+        super::script::keep_drawing(app);
         app.insert_resource(Autoplay::new(self.0.clone()))
             // The scripted run is not a first start: no tutorial offer over the board. Its
             // pictures are taken at High quality unless KHET_AUTOPLAY_QUALITY says otherwise
@@ -29,6 +31,9 @@ impl Plugin for AutoplayPlugin {
                  mut settings: ResMut<crate::settings::Settings>| {
                     offer.0 = false;
                     settings.quality = quality_from_env();
+                    // Pictures compared with references: the camera's shake, a jitter of a pixel or two
+                    // that depends on the very frame a picture is taken in, is off.
+                    settings.camera_shake = false;
                 },
             )
             .add_systems(
@@ -87,12 +92,17 @@ pub const TOUR: &[Step] = &[
     step("05-replay: the replay at move 1", screens::replay_shot),
     step("06-open: the saved games", screens::open),
     step("07-settings: the settings", screens::settings),
+    step(
+        "a game with clocks against the computer",
+        screens::clock_game,
+    ),
     step("Silver's move in a game with clocks", screens::clock_move),
     step("the computer's reply", screens::replied),
     step("08-clock: the clocks", screens::clock),
+    step("the running clock 1.2 s later", screens::clock_later),
     step(
-        "08b-clock-later: the running clock 1.2 s later",
-        screens::clock_later,
+        "08b-clock-later: the clocks again",
+        screens::clock_later_shot,
     ),
     step(
         "a piece picked up, the pointer on the panel",

@@ -2,9 +2,9 @@
 //! damaged file among them), the settings, a game with clocks, and the laser preview.
 
 use crate::dev::script::{
-    Autoplay, Flow, ON_THE_PANEL, game, go, idle, point, shoot, take_parked, when,
+    Autoplay, Flow, ON_THE_PANEL, game, go, idle, point, shoot, still, take_parked, when,
 };
-use crate::replay::{Analysis, Step};
+use crate::replay::{Analysis, AutoPlay, Step};
 use crate::screen::Screen;
 use crate::setups::SetupLibrary;
 use crate::table::clock::Clocks;
@@ -32,9 +32,12 @@ pub fn replay(world: &mut World) -> Flow {
     Flow::After(3)
 }
 
+/// Move 1, held there: the replay plays on by itself from where it opens, a step every 0.6 s of
+/// the machine's time, which would make the pictures after it depend on the machine's speed.
 pub fn to_move_one(world: &mut World) -> Flow {
     let on = *world.resource::<State<Screen>>().get() == Screen::Replay;
     if on {
+        world.resource_mut::<AutoPlay>().playing = false;
         world.write_message(Step::To(1));
     }
     when(on)
@@ -70,7 +73,12 @@ pub fn replay_shot(world: &mut World) -> Flow {
     Flow::After(6)
 }
 
+/// The saved games, once the board behind has stopped moving (the replay's pieces go back to
+/// the game's end).
 pub fn open(world: &mut World) -> Flow {
+    if !still(world) {
+        return Flow::Stay;
+    }
     let games = &world.resource::<crate::saves::SavedGames>().0;
     let damaged = games.iter().filter(|e| e.game.is_err()).count();
     let note = format!("games {} damaged {damaged}\n", games.len());
@@ -79,9 +87,17 @@ pub fn open(world: &mut World) -> Flow {
     Flow::After(6)
 }
 
-/// The settings; then a game against the computer with clocks of 5 minutes and 3 seconds.
 pub fn settings(world: &mut World) -> Flow {
+    if !still(world) {
+        return Flow::Stay;
+    }
     shoot(world, "07-settings", "");
+    Flow::Next
+}
+
+/// A game against the computer with clocks of 5 minutes and 3 seconds: a step of its own, the
+/// frame after the picture, which would otherwise show the new game's first frame.
+pub fn clock_game(world: &mut World) -> Flow {
     let classic = world.resource::<SetupLibrary>().classic();
     let mut spec = NewGameSpec::casual(
         classic,
@@ -119,16 +135,19 @@ pub fn clock(world: &mut World) -> Flow {
     Flow::Next
 }
 
-/// The running clock a second and more later: its face shows another time.
+/// The running clock a second and more later: its face shows another time (taken two frames
+/// on, once egui has laid out the face's new digits).
 pub fn clock_later(world: &mut World) -> Flow {
     let later = match (world.resource::<Autoplay>().mark, running_clock(world)) {
         (Some(then), Some(now)) => then.saturating_sub(now) >= Duration::from_millis(1200),
         _ => false,
     };
-    if later {
-        shoot(world, "08b-clock-later", "");
-    }
-    when(later)
+    if later { Flow::After(2) } else { Flow::Stay }
+}
+
+pub fn clock_later_shot(world: &mut World) -> Flow {
+    shoot(world, "08b-clock-later", "");
+    Flow::Next
 }
 
 /// A piece picked up for the laser preview, and the pointer on the side panel, so that it aims
@@ -147,8 +166,18 @@ pub fn pick_up(world: &mut World) -> Flow {
     Flow::After(6)
 }
 
+/// The square of the piece picked up, for its pictures' notes.
+fn picked(world: &World) -> String {
+    world
+        .resource::<Autoplay>()
+        .plan
+        .map(|(mv, _)| format!("selected {}\n", mv.from()))
+        .unwrap_or_default()
+}
+
 pub fn no_aim(world: &mut World) -> Flow {
-    shoot(world, "09a-no-aim", "");
+    let note = picked(world);
+    shoot(world, "09a-no-aim", &note);
     Flow::After(2)
 }
 
@@ -170,7 +199,7 @@ pub fn preview(world: &mut World) -> Flow {
             )
         }
         None => "preview none\n".into(),
-    };
+    } + &picked(world);
     shoot(world, "09-preview", &note);
     Flow::Next
 }
