@@ -161,6 +161,13 @@ pub enum NodeMsg {
         from: String,
         /// Each follower's game and side.
         follow: Vec<(String, Option<Color>)>,
+        /// Which run of `from` this is (its start, in ms): its numbers start again.
+        #[serde(default)]
+        run: u64,
+        /// The list's number in that run, from 1, so that a list older than one already
+        /// counted is dropped; 0 (a node of an older version) is never dropped.
+        #[serde(default)]
+        seq: u64,
     },
 }
 
@@ -216,6 +223,8 @@ pub enum Incoming {
         from: String,
         /// Each follower's game and side.
         follow: Vec<(String, Option<Color>)>,
+        /// The run of `from` and the list's number in it.
+        order: (u64, u64),
     },
 }
 
@@ -229,8 +238,8 @@ pub struct Broker {
     sink: tokio::sync::Mutex<PubSubSink>,
     next_id: AtomicU64,
     pending: Mutex<HashMap<u64, oneshot::Sender<Result<Answer, Refused>>>>,
-    /// The proxies' game channels: where their messages go.
-    games: Mutex<HashMap<String, mpsc::UnboundedSender<GameMsg>>>,
+    /// The proxies' game channels: where their messages go, with each proxy's number.
+    games: Mutex<HashMap<String, (u64, mpsc::UnboundedSender<GameMsg>)>>,
 }
 
 fn broker_error(e: redis::RedisError) -> String {
@@ -340,25 +349,36 @@ impl Broker {
         self.publish(&self.channels().node(to), &msg).await;
     }
 
-    /// Receives game `code`'s channel from now on (for a proxy).
-    pub async fn follow_game(
-        &self,
-        code: &str,
-    ) -> Result<mpsc::UnboundedReceiver<GameMsg>, String> {
+    /// Where game `code`'s channel goes for proxy `id` (once subscribed, by
+    /// [`Broker::subscribe_game`]; a connection made again subscribes to it too). Waits on
+    /// nothing: the hub calls it while it holds its loading lock.
+    pub fn follow_game(&self, code: &str, id: u64) -> mpsc::UnboundedReceiver<GameMsg> {
         let (tx, rx) = mpsc::unbounded_channel();
-        lock(&self.games).insert(code.to_string(), tx);
+        lock(&self.games).insert(code.to_string(), (id, tx));
+        rx
+    }
+
+    /// Subscribes to game `code`'s channel. Waits on Redis: a partitioned broker can hold it
+    /// for long, so the caller bounds it.
+    pub async fn subscribe_game(&self, code: &str) -> Result<(), String> {
         self.sink
             .lock()
             .await
             .subscribe(self.channels().game(code))
             .await
-            .map_err(broker_error)?;
-        Ok(rx)
+            .map_err(broker_error)
     }
 
-    /// Stops receiving game `code`'s channel.
-    pub async fn unfollow_game(&self, code: &str) {
-        lock(&self.games).remove(code);
+    /// Stops receiving game `code`'s channel for proxy `id` (a later proxy of the game keeps
+    /// it).
+    pub async fn unfollow_game(&self, code: &str, id: u64) {
+        {
+            let mut games = lock(&self.games);
+            if games.get(code).is_none_or(|(of, _)| *of != id) {
+                return;
+            }
+            games.remove(code);
+        }
         let channel = self.channels().game(code);
         let _ = self.sink.lock().await.unsubscribe(channel).await;
     }
@@ -389,7 +409,7 @@ impl Broker {
         let channels = self.channels();
         if let Some(code) = channels.game_code(channel) {
             if let Ok(msg) = serde_json::from_str::<GameMsg>(payload)
-                && let Some(tx) = lock(&self.games).get(code)
+                && let Some((_, tx)) = lock(&self.games).get(code)
             {
                 let _ = tx.send(msg);
             }
@@ -429,8 +449,18 @@ impl Broker {
                         }));
                     }
                 }
-                Ok(NodeMsg::Followers { from, follow }) => {
-                    let _ = incoming.send(Incoming::Followers { from, follow });
+                Ok(NodeMsg::Followers {
+                    from,
+                    follow,
+                    run,
+                    seq,
+                }) => {
+                    let order = (run, seq);
+                    let _ = incoming.send(Incoming::Followers {
+                        from,
+                        follow,
+                        order,
+                    });
                 }
                 Err(e) => tracing::warn!("broker: not a node message: {e}"),
             }
@@ -451,7 +481,7 @@ impl Broker {
                     *self.sink.lock().await = sink;
                     // Events published while the connection was down never come: without a
                     // later event to show the gap, a follower would wait for them forever.
-                    for tx in lock(&self.games).values() {
+                    for (_, tx) in lock(&self.games).values() {
                         let _ = tx.send(GameMsg::Resync);
                     }
                     return stream;

@@ -91,6 +91,9 @@ pub enum Command {
         seat: Option<String>,
         /// The last event the client has.
         since: Option<u64>,
+        /// The node the follower is connected to, when not this one: the room keeps it by
+        /// node, so that what that node later says of its followers is set against it.
+        node: Option<String>,
         /// The answer.
         reply: oneshot::Sender<Result<Attached, Refused>>,
     },
@@ -98,13 +101,27 @@ pub enum Command {
     Detach {
         /// The side it played.
         seat: Option<Color>,
+        /// The node it was connected to, when not this one: uncounted only if the room still
+        /// counts it for that node (a node taken for gone, or a list, may have uncounted it).
+        node: Option<String>,
     },
-    /// A follower on another node, attached before, counts again: its node said it is still
-    /// there after this node had stopped counting it (see `cluster::NodeMsg::Followers`).
-    /// Counted as an attach is, with nothing to send it.
-    Present {
-        /// The side it plays.
-        seat: Option<Color>,
+    /// Node `from` says who follows the game through it now (see
+    /// `cluster::NodeMsg::Followers`): the room counts them as said, in turn with its attaches
+    /// and detaches, so that a detach can never be undone by a count that overtook it.
+    Recount {
+        /// The node.
+        from: String,
+        /// Each follower's side (none for a spectator).
+        follow: Vec<Option<Color>>,
+        /// A follower attached less than this ago stays counted though not said: `from` may
+        /// have spoken before the answer to its attach reached it.
+        young: Duration,
+    },
+    /// Node `from` is taken for gone (silent for a lease): its followers stop counting, until
+    /// it says otherwise.
+    Forget {
+        /// The node.
+        from: String,
     },
     /// A player acts: a move, an offer, a claim, a resignation (the other messages are not
     /// a room's).
@@ -120,6 +137,28 @@ pub enum Command {
     /// lease, and ends if another node has taken the game (a room of a node that stalled past
     /// its lease writes nothing, but its followers would otherwise wait on it for ever).
     CheckLease,
+}
+
+impl Command {
+    /// Answers the command with `refused`, if it waits for an answer: for a room or proxy
+    /// that ends with commands still queued, so that their clients learn why.
+    pub fn refuse(self, refused: Refused) {
+        match self {
+            Command::Attach { reply, .. } => {
+                let _ = reply.send(Err(refused));
+            }
+            Command::Join { reply, .. } => {
+                let _ = reply.send(Err(refused));
+            }
+            Command::Act { reply, .. } => {
+                let _ = reply.send(Err(refused));
+            }
+            Command::Detach { .. }
+            | Command::Recount { .. }
+            | Command::Forget { .. }
+            | Command::CheckLease => {}
+        }
+    }
 }
 
 /// What a room (or a proxy of one) needs of the server that runs it: the hub, which implements

@@ -5,7 +5,7 @@
 //! does not answer; its followers' connections then close, and their clients reconnect and find
 //! the game where it is now.
 
-use crate::cluster::{Answer, Broker, GameMsg, PlayerWire, Request};
+use crate::cluster::{ANSWER_WAIT, Answer, Broker, GameMsg, PlayerWire, Request};
 use crate::messages::{Attached, Command, Out, Refused, RoomHost};
 use crate::util::lock;
 use khet_engine::Color;
@@ -16,9 +16,10 @@ use tokio::time::{Duration, Instant, sleep_until};
 /// How long a proxy nobody follows waits before it ends (a player between two connections).
 const LINGER: Duration = Duration::from_secs(30);
 
-/// How many times a proxy asks the owner for what it missed while the broker was down, each
-/// waiting `cluster::ANSWER_WAIT` at most: the owner's node subscribes again within the
-/// broker's longest wait between attempts (5 s) after this one.
+/// How many times a proxy asks the owner for what it missed while the broker was down: the
+/// owner's node subscribes again within the broker's longest wait between attempts (5 s) after
+/// this one. Each try is a publish (which waits out the broker's retries, about 10 s, while it
+/// cannot be reached) and then `cluster::ANSWER_WAIT` at most for the answer.
 const RESYNC_TRIES: u32 = 3;
 
 /// The followers of a proxy whose attach the owner answered, each by its side (none for a
@@ -52,12 +53,31 @@ enum Done {
 }
 
 impl Proxy {
-    /// Runs the proxy on `commands`, with the game's channel `game` (already subscribed).
+    /// Runs the proxy on `commands`, with the game's channel `game` (registered, not yet
+    /// subscribed). It subscribes here, not in the hub, so that no hub lock waits on the
+    /// broker; the commands wait meanwhile, so no follower is answered before the game's events
+    /// reach the proxy.
     pub async fn run(
         self,
         mut commands: mpsc::Receiver<Command>,
         mut game: mpsc::UnboundedReceiver<GameMsg>,
     ) {
+        let subscribed = tokio::time::timeout(ANSWER_WAIT, self.broker.subscribe_game(&self.code));
+        let failed = match subscribed.await {
+            Ok(Ok(())) => None,
+            Ok(Err(e)) => Some(e),
+            Err(_) => Some("subscribing timed out".to_string()),
+        };
+        if let Some(e) = failed {
+            tracing::warn!(code = %self.code, "broker: following a game: {e}");
+            self.host.remove_room(&self.code, self.id);
+            commands.close();
+            while let Ok(command) = commands.try_recv() {
+                command.refuse(Refused::unavailable());
+            }
+            self.broker.unfollow_game(&self.code, self.id).await;
+            return;
+        }
         let (tx, _) = broadcast::channel::<Out>(256);
         let (done_tx, mut done) = mpsc::unbounded_channel::<Done>();
         let mut followers: u32 = 0;
@@ -68,7 +88,7 @@ impl Proxy {
             let idle_end = idle_since.map(|t| t + LINGER);
             tokio::select! {
                 command = commands.recv() => match command {
-                    Some(Command::Detach { seat }) => {
+                    Some(Command::Detach { seat, .. }) => {
                         // A connection detaches only once its attach was answered, when its
                         // side went into the list.
                         let mut here = lock(&self.followers);
@@ -120,7 +140,7 @@ impl Proxy {
         }
         // Forgotten first, so that nobody is handed this proxy while it ends.
         self.host.remove_room(&self.code, self.id);
-        self.broker.unfollow_game(&self.code).await;
+        self.broker.unfollow_game(&self.code, self.id).await;
     }
 
     /// Asks the owner for the events after `last` (as a spectator would, attaching and
@@ -144,8 +164,12 @@ impl Proxy {
                 };
                 match broker.request(&owner, &code, request).await {
                     Ok(Answer::Attached { catch_up, .. }) => {
+                        // Events only: a presence here (an owner of an older version sends one)
+                        // would be handed out after any newer one that came live meanwhile.
                         for (n, json) in catch_up {
-                            let _ = tx.send((n, json.into()));
+                            if n.is_some() {
+                                let _ = tx.send((n, json.into()));
+                            }
                         }
                         let _ = broker
                             .request(&owner, &code, Request::Detach { seat: None })
@@ -174,7 +198,9 @@ impl Proxy {
             let silent =
                 |r: &Result<Answer, Refused>| r.as_ref().is_err_and(Refused::is_unavailable);
             match command {
-                Command::Attach { seat, since, reply } => {
+                Command::Attach {
+                    seat, since, reply, ..
+                } => {
                     // Subscribed before asking, so that no event falls between the catch-up
                     // and the live ones (the connection drops what it has twice).
                     let rx = tx.subscribe();
@@ -237,7 +263,10 @@ impl Proxy {
                 }
                 // A proxy holds no lease (the owner checks its own), and counts nobody for
                 // another node.
-                Command::Detach { .. } | Command::Present { .. } | Command::CheckLease => {}
+                Command::Detach { .. }
+                | Command::Recount { .. }
+                | Command::Forget { .. }
+                | Command::CheckLease => {}
             }
         });
     }

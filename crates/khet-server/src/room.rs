@@ -10,7 +10,7 @@ use khet_engine::{Color, Game, GameError, GameResult, parse_position};
 use khet_protocol::{
     ClientMsg, Clocks, GameEvent, GameView, OpenGame, Refusal, SeatChoice, ServerMsg, Status,
 };
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use tokio::sync::{broadcast, mpsc};
 use tokio::time::{Duration, Instant, sleep_until};
@@ -18,6 +18,13 @@ use tokio::time::{Duration, Instant, sleep_until};
 /// How many recent events a room keeps for clients that reconnect; one that missed more gets
 /// the whole game.
 const HISTORY: usize = 64;
+
+/// A follower counted for another node.
+struct RemoteFollower {
+    seat: Option<Color>,
+    /// When its attach was counted; none when counted because its node said so.
+    attached: Option<Instant>,
+}
 
 /// A live game.
 pub struct Room {
@@ -39,6 +46,10 @@ pub struct Room {
     connected: [u32; 2],
     gone_since: [Option<Instant>; 2],
     spectators: u32,
+    /// The followers counted for each other node (included in `connected` and `spectators`):
+    /// kept here, and changed only by this room's commands, so that each count has its entry
+    /// and no count outlives the follower.
+    remote: HashMap<String, Vec<RemoteFollower>>,
     /// Another node holds the game's lease now: this room ends.
     fenced: bool,
     tx: broadcast::Sender<Out>,
@@ -81,6 +92,7 @@ impl Room {
             // The server has just started (or the game was just made): nobody is here yet.
             gone_since: [Some(now); 2],
             spectators: 0,
+            remote: HashMap::new(),
             fenced: false,
             tx,
             store,
@@ -152,6 +164,14 @@ impl Room {
             }
         }
         self.host.remove_room(&self.row.code, self.id);
+        if self.fenced {
+            // What waits is answered as by a room that lost its game (the clients reconnect
+            // and find the owner), not as by a game closed.
+            rx.close();
+            while let Ok(command) = rx.try_recv() {
+                command.refuse(Refused::unavailable());
+            }
+        }
     }
 
     fn followers(&self) -> u32 {
@@ -168,12 +188,30 @@ impl Room {
                 let result = self.join(player, secret_hash).await;
                 let _ = reply.send(result);
             }
-            Command::Attach { seat, since, reply } => {
-                let result = self.attach(seat.as_deref(), since);
+            Command::Attach {
+                seat,
+                since,
+                node,
+                reply,
+            } => {
+                let result = self.attach(seat.as_deref(), since, node);
                 let _ = reply.send(result);
             }
-            Command::Detach { seat } => self.detach(seat),
-            Command::Present { seat } => self.count(seat),
+            Command::Detach { seat, node: None } => self.detach(seat),
+            Command::Detach {
+                seat,
+                node: Some(node),
+            } => self.detach_remote(&node, seat),
+            Command::Recount {
+                from,
+                follow,
+                young,
+            } => self.recount(from, follow, young),
+            Command::Forget { from } => {
+                for f in self.remote.remove(&from).unwrap_or_default() {
+                    self.detach(f.seat);
+                }
+            }
             Command::CheckLease => self.check_lease().await,
             Command::Act {
                 seat,
@@ -360,7 +398,12 @@ impl Room {
         Ok(free)
     }
 
-    fn attach(&mut self, seat: Option<&str>, since: Option<u64>) -> Result<Attached, Refused> {
+    fn attach(
+        &mut self,
+        seat: Option<&str>,
+        since: Option<u64>,
+        node: Option<String>,
+    ) -> Result<Attached, Refused> {
         let you = match seat {
             None => None,
             Some(hash) => Some(
@@ -398,8 +441,23 @@ impl Room {
             }
         };
         self.count(you);
-        if you.is_none() {
-            catch_up.push((None, self.presence().to_json().into()));
+        match node {
+            None if you.is_none() => catch_up.push((None, self.presence().to_json().into())),
+            None => {}
+            Some(node) => {
+                let attached = Some(Instant::now());
+                let entry = RemoteFollower {
+                    seat: you,
+                    attached,
+                };
+                self.remote.entry(node).or_default().push(entry);
+                // Told live, not in the catch-up: another node's proxy hands its catch-up out
+                // after what it got live meanwhile, where an unnumbered presence would overwrite
+                // a newer one. A player's attach was told live already.
+                if you.is_none() {
+                    self.send_presence();
+                }
+            }
         }
         Ok(Attached { you, rx, catch_up })
     }
@@ -414,6 +472,53 @@ impl Room {
                 self.update_lobby();
             }
             None => self.spectators += 1,
+        }
+    }
+
+    /// A follower on node `node` detaches: uncounted if the room still counts it for that node.
+    fn detach_remote(&mut self, node: &str, seat: Option<Color>) {
+        let Some(list) = self.remote.get_mut(node) else {
+            return;
+        };
+        if let Some(i) = list.iter().position(|f| f.seat == seat) {
+            list.swap_remove(i);
+            if list.is_empty() {
+                self.remote.remove(node);
+            }
+            self.detach(seat);
+        }
+    }
+
+    /// Counts node `from`'s followers as it says: those said and not counted count (this node
+    /// had taken `from` for gone), those counted and not said stop (their detach was lost),
+    /// unless attached less than `young` ago.
+    fn recount(&mut self, from: String, mut said: Vec<Option<Color>>, young: Duration) {
+        let list = self.remote.entry(from).or_default();
+        // The oldest match first (those counted because said before any attached): an unmatched
+        // one is then the youngest, which may stay.
+        list.sort_by_key(|f| f.attached);
+        let mut gone = Vec::new();
+        list.retain(|f| {
+            if let Some(i) = said.iter().position(|s| *s == f.seat) {
+                said.swap_remove(i);
+                true
+            } else if f.attached.is_some_and(|t| t.elapsed() < young) {
+                true
+            } else {
+                gone.push(f.seat);
+                false
+            }
+        });
+        list.extend(said.iter().map(|&seat| RemoteFollower {
+            seat,
+            attached: None,
+        }));
+        self.remote.retain(|_, list| !list.is_empty());
+        for seat in said {
+            self.count(seat);
+        }
+        for seat in gone {
+            self.detach(seat);
         }
     }
 

@@ -399,9 +399,11 @@ impl Session {
                 reply,
             })
             .await;
+        // A room gone under a follower lost its game (another node took it up) or, for a
+        // proxy, its owner: the client is told to reconnect, as the room itself would.
         let result = match sent {
-            Ok(()) => answer.await.unwrap_or_else(|_| Err(closed())),
-            Err(_) => Err(closed()),
+            Ok(()) => answer.await.unwrap_or_else(|_| Err(Refused::unavailable())),
+            Err(_) => Err(Refused::unavailable()),
         };
         match result {
             Ok(()) => {
@@ -474,7 +476,13 @@ impl Session {
 
     async fn unfollow(&mut self) {
         if let Some(f) = self.follow.take() {
-            let _ = f.room.send(Command::Detach { seat: f.seat }).await;
+            let _ = f
+                .room
+                .send(Command::Detach {
+                    seat: f.seat,
+                    node: None,
+                })
+                .await;
         }
     }
 
@@ -511,8 +519,4 @@ impl Session {
             }
         }
     }
-}
-
-fn closed() -> Refused {
-    Refused::new(Refusal::UnknownGame, "the game was just closed; try again")
 }

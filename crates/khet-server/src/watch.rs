@@ -77,7 +77,12 @@ async fn watch(mut socket: WebSocket, hub: Hub, code: String, _permit: Permit) {
             }
         };
         let again = follow(&mut socket, attached.catch_up, attached.rx).await;
-        let _ = room.send(Command::Detach { seat: None }).await;
+        let _ = room
+            .send(Command::Detach {
+                seat: None,
+                node: None,
+            })
+            .await;
         if !again {
             return;
         }

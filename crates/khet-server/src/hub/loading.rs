@@ -57,7 +57,7 @@ impl Hub {
                     owner: Some(owner), ..
                 },
                 ..
-            }) if owner != self.inner.node => self.proxy(code, &owner).await.map(Some),
+            }) if owner != self.inner.node => self.proxy(code, &owner).map(Some),
             // It changed hands meanwhile: once more from the start.
             Some(row) => Ok(self.load(row).await?),
             None => Ok(None),
@@ -122,19 +122,17 @@ impl Hub {
         Ok(Some(tx))
     }
 
-    /// A proxy here of game `code`, owned by node `owner`.
-    async fn proxy(&self, code: &str, owner: &str) -> Result<mpsc::Sender<Command>, StoreError> {
+    /// A proxy here of game `code`, owned by node `owner`. Called with the loading lock held,
+    /// it waits on nothing: the proxy subscribes to the game's channel on its own task, so a
+    /// broker that does not answer holds up no load, and no renewal behind one.
+    fn proxy(&self, code: &str, owner: &str) -> Result<mpsc::Sender<Command>, StoreError> {
         let Some(cluster) = &self.inner.cluster else {
             return Err(StoreError::Broker(format!(
                 "game {code} is owned by node {owner}"
             )));
         };
-        let game = cluster
-            .broker
-            .follow_game(code)
-            .await
-            .map_err(StoreError::Broker)?;
         let id = self.inner.next_room.fetch_add(1, Ordering::Relaxed);
+        let game = cluster.broker.follow_game(code, id);
         let followers = Followers::default();
         let proxy = Proxy {
             id,

@@ -60,16 +60,6 @@ impl Live {
     }
 }
 
-/// A follower another node attached to a room of this node's.
-struct RemoteFollower {
-    code: String,
-    seat: Option<Color>,
-    /// The room that counted it (by its number: a game's room may end and be loaded again).
-    room: u64,
-    /// When it was counted.
-    since: tokio::time::Instant,
-}
-
 /// What another node last said.
 struct Peer {
     heard: tokio::time::Instant,
@@ -88,13 +78,17 @@ struct Inner {
     rooms: Mutex<HashMap<String, Live>>,
     /// The other nodes, by name.
     peers: Mutex<HashMap<String, Peer>>,
-    /// Followers other nodes attached to this node's rooms, by node: so that a node that dies
-    /// stops counting as its players' presence, and so that what a node says of its followers
-    /// can be set against what this one counts.
-    remote_followers: Mutex<HashMap<String, Vec<RemoteFollower>>>,
+    /// For each other node, the rooms here (game and room number) that may count followers on
+    /// it (the rooms keep the followers themselves): those told when that node is taken for
+    /// gone, or says who follows. Rooms that ended are dropped at its next list.
+    remote_games: Mutex<HashMap<String, HashMap<String, u64>>>,
+    /// This run's start (ms), and the number of the last list of followers told: see
+    /// `cluster::NodeMsg::Followers`.
+    run: u64,
+    lists_told: AtomicU64,
     next_room: AtomicU64,
     /// Loading a room from the store, or creating a game, happens once at a time, so no game
-    /// gets two rooms.
+    /// gets two rooms. Never held across a call to the broker, which can hang for long.
     loading: tokio::sync::Mutex<()>,
     /// Pairing happens once at a time, so two seekers do not both take one game.
     pairing: tokio::sync::Mutex<()>,
@@ -127,7 +121,9 @@ impl Hub {
                 cluster,
                 rooms: Mutex::new(HashMap::new()),
                 peers: Mutex::new(HashMap::new()),
-                remote_followers: Mutex::new(HashMap::new()),
+                remote_games: Mutex::new(HashMap::new()),
+                run: now_ms(),
+                lists_told: AtomicU64::new(0),
                 next_room: AtomicU64::new(1),
                 loading: tokio::sync::Mutex::new(()),
                 pairing: tokio::sync::Mutex::new(()),

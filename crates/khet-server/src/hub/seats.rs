@@ -162,6 +162,7 @@ impl Hub {
         room.send(Command::Attach {
             seat: secret.map(secret::hash),
             since,
+            node: None,
             reply,
         })
         .await
