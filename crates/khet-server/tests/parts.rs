@@ -274,8 +274,8 @@ fn redis_restarted_between_two_nodes_loses_nothing_and_play_goes_on() {
 fn a_paused_node_writes_nothing_for_the_games_it_lost_and_its_players_reach_the_owner() {
     let db = Db::new(Backend::Postgres, "paused");
     let (a, b) = (
-        node(&db, Redis::get(), "a", "2", &[], None),
-        node(&db, Redis::get(), "b", "2", &[], None),
+        node(&db, Redis::get(), "a", "3", &[], None),
+        node(&db, Redis::get(), "b", "3", &[], None),
     );
     // Two games of A's, each with Silver on A and Red on B; in the first Silver is to move, in
     // the second Red.
@@ -286,6 +286,12 @@ fn a_paused_node_writes_nothing_for_the_games_it_lost_and_its_players_reach_the_
     let (mut silver1, mut red1, code1, line) = four_plies_in(&on_a, &on_b);
     let (mut silver2, mut red2, code2, _) = four_plies_in(&on_a, &on_b);
     play_line(&mut silver2, &mut red2, &mut [], &line[4..5]);
+    // Nothing taken up yet: a takeover later is the pause's, not renewals starved on a busy
+    // machine.
+    for (server, name) in [(&a, "A"), (&b, "B")] {
+        let taken = metric(server, "khet_lease_takeovers_total");
+        assert_eq!(taken, 0.0, "node {name} took a game up before A was paused");
+    }
 
     a.pause();
     // Silver's move reaches frozen A, which will read it only once it goes on.
@@ -302,7 +308,8 @@ fn a_paused_node_writes_nothing_for_the_games_it_lost_and_its_players_reach_the_
     red2.play(&line[5]);
 
     a.resume();
-    // A handles Silver's move at last: refused, or the connection closed, never acknowledged.
+    // A handles Silver's move at last: refused as the game's server not answering (storage,
+    // "reconnect"), or the connection closed, never acknowledged.
     let start = Instant::now();
     let refused = silver1.refusals.len();
     while silver1.refusals.len() == refused {
@@ -318,6 +325,12 @@ fn a_paused_node_writes_nothing_for_the_games_it_lost_and_its_players_reach_the_
                 "node A acknowledged a move of a game node B had taken up"
             ),
         }
+    }
+    if let Some((why, reason)) = silver1.refusals.get(refused) {
+        assert!(
+            *why == Refusal::Storage && reason.contains("reconnect"),
+            "the move refused otherwise than as a game moved: {why:?}, {reason}"
+        );
     }
     assert_eq!(
         replayed(&b, &code1).turns().len(),
