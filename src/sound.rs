@@ -177,6 +177,19 @@ impl Audio {
 #[derive(Resource)]
 pub struct Sounds(Vec<(Sfx, Handle<SoundClip>)>);
 
+impl Sounds {
+    /// Whether every clip has loaded or failed to: nothing more will come of them (what a test
+    /// waits for before it reads what the game said about them).
+    pub fn settled(&self, server: &AssetServer) -> bool {
+        self.0.iter().all(|(_, clip)| {
+            matches!(
+                server.load_state(clip.id()),
+                bevy::asset::LoadState::Loaded | bevy::asset::LoadState::Failed(_)
+            )
+        })
+    }
+}
+
 fn load_sounds(server: Res<AssetServer>, origin: Res<AssetOrigin>, mut commands: Commands) {
     info!("sounds: {}", origin.describe("sounds/"));
     commands.insert_resource(Sounds(

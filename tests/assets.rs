@@ -120,29 +120,34 @@ fn drain_news(app: &mut App) -> Vec<String> {
         .collect()
 }
 
-/// Updates until the model file is decided, collecting the news.
+/// Updates until the model file is decided and every sound has loaded or failed to, collecting
+/// the news.
 fn settle(app: &mut App) -> Vec<String> {
     let mut news = Vec::new();
-    // At most a minute: a loaded machine may be slow to read and decode the file.
+    // At most a minute: a loaded machine may be slow to read and decode the files.
     for _ in 0..12_000 {
         app.update();
         news.extend(drain_news(app));
-        if !matches!(
+        let models = !matches!(
             app.world().resource::<ModelSource>(),
             ModelSource::Loading(_)
-        ) {
-            // A few more frames for the sounds and the rebuilt pieces (messages last two
-            // frames: read after each).
-            for _ in 0..20 {
+        );
+        let sounds = app
+            .world()
+            .get_resource::<khet::sound::Sounds>()
+            .is_some_and(|s| s.settled(app.world().resource::<AssetServer>()));
+        if models && sounds {
+            // Two more frames for what is said of them and the rebuilt pieces (messages last
+            // two frames: read after each).
+            for _ in 0..2 {
                 app.update();
                 news.extend(drain_news(app));
-                std::thread::sleep(std::time::Duration::from_millis(2));
             }
             return news;
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    panic!("the model file never finished loading");
+    panic!("the model file or the sounds never finished loading");
 }
 
 fn piece_models(app: &mut App) -> usize {

@@ -120,7 +120,8 @@ struct Run {
 }
 
 /// Starts the game in `dir`, waits for its window (at most 120 s), asks `xprop` about it, then
-/// waits for the tour to end or, without one, stops the game after 10 s more.
+/// waits for the tour to end or, without one, for the game to say where its models and sounds
+/// come from (at most 120 s more), and stops it.
 fn run_installed(dir: &Path, tour: bool, assets: Option<&Path>) -> Run {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).unwrap();
@@ -135,7 +136,14 @@ fn run_installed(dir: &Path, tour: bool, assets: Option<&Path>) -> Run {
             sleep 0.5
         done
         if [ -n "$w" ]; then xprop -id "$w" WM_CLASS _NET_WM_NAME _NET_WM_ICON | cut -c 1-200 | head -n 4 > window.txt; fi
-        if [ "$KHET_RUN_TOUR" = 1 ]; then wait $pid; else sleep 10; kill $pid; wait $pid 2>/dev/null; true; fi
+        if [ "$KHET_RUN_TOUR" = 1 ]; then wait $pid; exit; fi
+        # Without the tour: until the game has said where its models and sounds come from.
+        for _ in $(seq 240); do
+            grep -q "models: " game.log && grep -q "sounds: " game.log && break
+            kill -0 $pid 2>/dev/null || break
+            sleep 0.5
+        done
+        kill $pid; wait $pid 2>/dev/null; true
     "#;
     let mut cmd = Command::new("timeout");
     cmd.args([

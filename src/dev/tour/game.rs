@@ -103,14 +103,20 @@ pub fn selected(world: &mut World) -> Flow {
     Flow::After(5)
 }
 
-/// The piece is selected already: the destination click moves it. From here to the game-over
-/// window, the animations step a fixed 50 ms a frame, so that the slow software renderer still
-/// catches the beam's front, a flare and the Pharaoh's moment.
+/// From here to the game-over window, the animations step a fixed 50 ms a frame, so that the
+/// slow software renderer still catches the beam's front, a flare and the Pharaoh's moment, at
+/// the same moments in every run: set a frame before the move, whose first frame would
+/// otherwise last as long as the machine took.
+pub fn fixed_steps(world: &mut World) -> Flow {
+    world.insert_resource(TimeUpdateStrategy::ManualDuration(STEP));
+    Flow::Next
+}
+
+/// The piece is selected already: the destination click moves it.
 pub fn click_destination(world: &mut World) -> Flow {
     if let Some((m1, _)) = plan(world) {
         world.write_message(SquareClicked(m1.to()));
     }
-    world.insert_resource(TimeUpdateStrategy::ManualDuration(STEP));
     Flow::Next
 }
 

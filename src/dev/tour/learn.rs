@@ -178,9 +178,14 @@ pub fn break_before(world: &mut World) -> Flow {
     Flow::After(2)
 }
 
+/// The animations on fixed steps a frame before the move (as for the game's beam).
+pub fn break_steps(world: &mut World) -> Flow {
+    world.insert_resource(TimeUpdateStrategy::ManualDuration(STEP));
+    Flow::Next
+}
+
 pub fn break_move(world: &mut World) -> Flow {
     play(world, crate::learn::tutorial::STEPS[BREAK_STEP].intended);
-    world.insert_resource(TimeUpdateStrategy::ManualDuration(STEP));
     Flow::Next
 }
 

@@ -68,6 +68,7 @@ pub const TOUR: &[Step] = &[
         "02-selected: the piece selected, its moves marked",
         game::selected,
     ),
+    step("the animations on fixed steps", game::fixed_steps),
     step(
         "the click on the first move's destination",
         game::click_destination,
@@ -141,6 +142,7 @@ pub const TOUR: &[Step] = &[
         "14a-break-before: the Pyramid whole on c4",
         learn::break_before,
     ),
+    step("the animations on fixed steps", learn::break_steps),
     step("the move that breaks it", learn::break_move),
     step("14-break: the Pyramid breaking", learn::breaking),
 ];
