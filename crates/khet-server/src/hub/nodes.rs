@@ -59,7 +59,8 @@ impl Hub {
     /// A node's life among several, until the process ends, in parts that run apart: hearing
     /// the others (their requests answered, their heartbeats), counting who follows here
     /// through them, speaking to them (its heartbeat, and who follows their games here),
-    /// taking up the games of nodes gone, and renewing its leases. A publish waits out a broker
+    /// taking those silent for a lease for gone, taking up the games of nodes gone, and
+    /// renewing its leases. A publish waits out a broker
     /// outage (the connection manager's retries, about 10 s), and neither the leases, kept in
     /// the database, nor the answers may wait with it: a node whose renewals waited so lost its
     /// games to another node while it was alive. The renewals run on a task of their own, and
@@ -75,6 +76,7 @@ impl Hub {
             () = self.hear(incoming, lists_tx) => {}
             () = self.count_lists(lists) => {}
             () = self.speak(lease) => {}
+            () = self.watch_peers(lease) => {}
             () = self.take_up_orphans(lease) => {}
         }
         renewing.abort();
@@ -133,8 +135,8 @@ impl Hub {
         }
     }
 
-    /// Beats (and forgets the nodes silent for a lease), and tells the others who follows their
-    /// games here as often as it renews its leases.
+    /// Beats, and tells the others who follows their games here as often as it renews its
+    /// leases.
     async fn speak(&self, lease: Duration) {
         let mut beat = tokio::time::interval(cluster::BEAT_EVERY);
         let mut tell = tokio::time::interval(lease / 3);
@@ -142,12 +144,20 @@ impl Hub {
         tell.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         loop {
             tokio::select! {
-                _ = beat.tick() => {
-                    self.beat().await;
-                    self.forget_silent_peers(lease).await;
-                }
+                _ = beat.tick() => self.beat().await,
                 _ = tell.tick() => self.tell_followers().await,
             }
+        }
+    }
+
+    /// Forgets the nodes silent for a lease, looked for every beat. Apart from `speak`: during
+    /// a broker outage each of its publishes waits about 10 s, and a node silent for a lease
+    /// would be taken for gone only after two of them more.
+    async fn watch_peers(&self, lease: Duration) {
+        let mut look = tokio::time::interval(cluster::BEAT_EVERY);
+        loop {
+            look.tick().await;
+            self.forget_silent_peers(lease).await;
         }
     }
 
