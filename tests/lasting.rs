@@ -1,6 +1,8 @@
 //! What makes games last, driven headless: saves and resumption (also after a write killed
-//! midway), replays that reproduce every position and shot, take-backs that restore the exact
-//! earlier game, clocks and flag falls, and damaged save and settings files kept and reported.
+//! midway, and on a disk that fills up), saves and settings written by earlier versions of the
+//! game (`tests/fixtures/`), replays that reproduce every position and shot, take-backs that
+//! restore the exact earlier game, clocks and flag falls, and damaged save and settings files
+//! kept and reported.
 
 mod common;
 
@@ -12,15 +14,16 @@ use khet::news::{News, Notices};
 use khet::replay::Step;
 use khet::saves::{ResumeOffer, SaveDir, SavedGames};
 use khet::screen::Screen;
-use khet::settings::{Palette, Settings, SettingsFile};
+use khet::settings::{Palette, Quality, Settings, SettingsFile};
 use khet::table::clock::Clocks;
 use khet::table::pieces::{BoardPiece, Dying, OnSquare};
 use khet::table::{
     MoveApplied, MoveRequested, NewGameRequested, NewGameSpec, Show, TableAction, Watch,
 };
 use khet_engine::{Color as Side, GameResult, Level, WinReason};
+use khet_engine::{Edition, NoMoves, SwapLanding};
 use khet_engine::{Mode, Player, TimeControl};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 fn classic(app: &App) -> khet_engine::Setup {
@@ -32,15 +35,7 @@ fn classic(app: &App) -> khet_engine::Setup {
 /// Plays `n` pseudo-random legal moves (fixed seed), avoiding moves that end the game.
 fn play_random(app: &mut App, n: usize, mut seed: u64) {
     for _ in 0..n {
-        let g = game(app).game.clone();
-        let moves: Vec<_> = g
-            .legal_moves()
-            .into_iter()
-            .filter(|&mv| {
-                let mut after = g.clone();
-                after.play(mv).is_ok() && !after.is_over()
-            })
-            .collect();
+        let moves = moves_that_go_on(&game(app).game);
         if moves.is_empty() {
             return;
         }
@@ -50,6 +45,17 @@ fn play_random(app: &mut App, n: usize, mut seed: u64) {
         let mv = moves[(seed >> 33) as usize % moves.len()];
         send(app, MoveRequested(mv));
     }
+}
+
+/// The legal moves of `g` that do not end the game.
+fn moves_that_go_on(g: &khet_engine::Game) -> Vec<khet_engine::Move> {
+    g.legal_moves()
+        .into_iter()
+        .filter(|&mv| {
+            let mut after = g.clone();
+            after.play(mv).is_ok() && !after.is_over()
+        })
+        .collect()
 }
 
 fn entities_match(app: &mut App) {
@@ -459,24 +465,14 @@ fn the_computer_keeps_time_with_an_increment() {
 fn settings_persist_and_a_damaged_file_is_kept() {
     let dir = temp_dir("settings");
     let path = dir.join("settings.ron");
-    let start = |path: &Path| {
-        let mut app = App::new();
-        app.insert_resource(SettingsFile::new(path.to_path_buf()));
-        app.add_plugins(MinimalPlugins).add_plugins(core_plugin);
-        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-            200,
-        )));
-        app.update();
-        app
-    };
-    let mut a = start(&path);
+    let mut a = with_settings_file(&path);
     a.world_mut().resource_mut::<Settings>().palette = Palette::ColourBlind;
     a.world_mut().resource_mut::<Settings>().players =
         [Player::Computer(Level::Strong), Player::Person];
     for _ in 0..6 {
         a.update();
     }
-    let b = start(&path);
+    let b = with_settings_file(&path);
     let loaded = b.world().resource::<Settings>();
     assert_eq!(loaded.palette, Palette::ColourBlind);
     assert_eq!(
@@ -486,7 +482,7 @@ fn settings_persist_and_a_damaged_file_is_kept() {
     // Damaged: the defaults, a notice with file and line, and the file kept beside.
     let damaged = "Settings(\n    speed: 1.0,\n    palete: ColourBlind,\n)\n";
     std::fs::write(&path, damaged).unwrap();
-    let mut c = start(&path);
+    let mut c = with_settings_file(&path);
     c.update();
     assert_eq!(*c.world().resource::<Settings>(), Settings::default());
     let notices = &c.world().resource::<Notices>().0;
@@ -506,6 +502,19 @@ fn settings_persist_and_a_damaged_file_is_kept() {
         "not overwritten unasked"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The game started as it starts for a player, with its settings in `path`: one frame run, and
+/// each frame 200 ms of the game's time.
+fn with_settings_file(path: &Path) -> App {
+    let mut app = App::new();
+    app.insert_resource(SettingsFile::new(path.to_path_buf()));
+    app.add_plugins(MinimalPlugins).add_plugins(core_plugin);
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+        200,
+    )));
+    app.update();
+    app
 }
 
 #[test]
@@ -673,5 +682,367 @@ fn a_save_written_while_the_process_is_killed_stays_whole() {
         let games = khet::saves::list(&dir.join("games"));
         assert_eq!(games.len(), 1, "round {round}: one game, no temporary file");
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The files that earlier versions of the game wrote, each in a folder named after the commit
+/// that wrote it (`tests/fixtures/README.md`).
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+#[test]
+fn saved_games_of_the_first_format_resume_and_replay() {
+    // The first game that saved (ae6dba7) wrote these; the format has been the same since.
+    let dir = temp_dir("first-saves");
+    let games = dir.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    for file in std::fs::read_dir(fixtures().join("ae6dba7/games")).unwrap() {
+        let file = file.unwrap().path();
+        std::fs::copy(&file, games.join(file.file_name().unwrap())).unwrap();
+    }
+    let mut a = app(Some(&dir));
+    let listed = &a.world().resource::<SavedGames>().0;
+    assert_eq!(listed.len(), 3, "{listed:?}");
+    for entry in listed {
+        if let Err(e) = &entry.game {
+            panic!("an old save is listed as damaged: {e}");
+        }
+    }
+    // The unfinished one is offered at start, and takes up where it stood: its moves, its
+    // players, its clocks.
+    let unfinished = games.join("2026-11-22T14-30-05Z.ron");
+    assert_eq!(
+        a.world().resource::<ResumeOffer>().0.as_ref(),
+        Some(&unfinished)
+    );
+    a.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::ZERO));
+    let saved = khet::saves::read(&unfinished).unwrap();
+    send(&mut a, NewGameRequested(saved.spec(&unfinished)));
+    let m = game(&a);
+    let moves: Vec<String> = m.game.turns().iter().map(|t| t.mv.to_string()).collect();
+    assert_eq!(
+        moves,
+        [
+            "c4d4", "h4g5", "d4+", "g8-", "c1b2", "f5f6", "j5j6", "a5a6", "j4+", "a4b3", "h2g1",
+            "g8f7"
+        ]
+    );
+    assert_eq!(
+        m.game.position().to_string(),
+        "x33a3k1p22/2p32a24/p12P41s24/2P31s15/3P1S2S14/1p24p23/1P48/3A1KA1P12X1 0"
+    );
+    assert_eq!(m.game.result(), None);
+    assert_eq!(m.setup_name, "Classic");
+    assert_eq!(m.date, "2026-11-22T14:30:05Z");
+    assert_eq!(
+        m.spec.players,
+        [Player::Person, Player::Computer(Level::Strong)]
+    );
+    assert_eq!(m.spec.mode, Mode::Casual);
+    assert_eq!(m.file.as_ref(), Some(&unfinished));
+    let clocks = a.world().resource::<Clocks>();
+    assert_eq!(clocks.control, TimeControl::new(5, 3));
+    assert_eq!(
+        clocks.remaining,
+        [
+            Duration::from_millis(271_500),
+            Duration::from_millis(288_250)
+        ]
+    );
+    entities_match(&mut a);
+    // Playing on saves the game over the old file, and it reads back whole; the computer
+    // answers (waited for, so that its move cannot land in the replays below).
+    play_random(&mut a, 1, 5);
+    let asked = std::time::Instant::now();
+    while game(&a).game.turns().len() < 14 || !a.world().resource::<Show>().is_idle() {
+        assert!(
+            asked.elapsed() < COMPUTER_PATIENCE,
+            "the computer never answered"
+        );
+        a.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let again = khet::saves::read(&unfinished).unwrap();
+    assert_eq!(again.game.turns().len(), 14);
+    assert_eq!(again.game.position(), game(&a).game.position());
+    assert_eq!(again.record.date, "2026-11-22T14:30:05Z");
+    // The finished ones replay move by move to their results: one a Pharaoh lit by its last
+    // shot, one resigned (a result no move makes).
+    let finished = [
+        (
+            "2026-11-22T15-02-41Z.ron",
+            34,
+            "x33p25/4a3kp1s22/p13p35/6P21P21/2s1p42S13/2S24p22/4KP14/3P4A1P13X1 0",
+            GameResult::Win {
+                winner: Side::Red,
+                reason: WinReason::PharaohHit,
+            },
+        ),
+        (
+            "Imhotep resigned.ron",
+            7,
+            "4o2k4/1P44o21d21/1P34p13/p13P2d22p2P3/p2P42D2p44/3P32p23//2D2O2KO24 1",
+            GameResult::Win {
+                winner: Side::Silver,
+                reason: WinReason::Resignation,
+            },
+        ),
+    ];
+    for (name, length, end, result) in finished {
+        let path = games.join(name);
+        let saved = khet::saves::read(&path).unwrap();
+        send(
+            &mut a,
+            Watch {
+                game: saved.game.clone(),
+                name: saved.record.setup.clone(),
+                back_to: None,
+            },
+        );
+        assert_eq!(*a.world().resource::<State<Screen>>().get(), Screen::Replay);
+        assert_eq!(game(&a).game.turns().len(), 0, "{name}");
+        for _ in 0..length + 1 {
+            send(&mut a, Step::Forward);
+        }
+        let shown = &game(&a).game;
+        assert_eq!(shown.turns().len(), length, "{name}");
+        assert_eq!(shown.position().to_string(), end, "{name}");
+        assert_eq!(shown.result(), Some(result), "{name}");
+        entities_match(&mut a);
+    }
+    // And they keep what they were played under.
+    let dynasty = khet::saves::read(&games.join(finished[0].0)).unwrap();
+    let spec = dynasty.spec(&games.join(finished[0].0));
+    assert_eq!(spec.mode, Mode::Tournament);
+    assert_eq!(spec.rules.swap_landing, SwapLanding::Permissive);
+    assert_eq!(
+        spec.players,
+        [Player::Computer(Level::Master), Player::Person]
+    );
+    let imhotep = khet::saves::read(&games.join(finished[1].0)).unwrap();
+    assert_eq!(imhotep.game.start().edition(), Edition::Khet1);
+    assert_eq!(imhotep.game.start().rules().no_moves, NoMoves::Loss);
+    assert_eq!(imhotep.record.setup, "Imhotep (Khet 1.0)");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// How long the computer may take to answer a move before the test fails (only a hang fails it).
+const COMPUTER_PATIENCE: Duration = Duration::from_secs(120);
+
+/// Each format of `settings.ron` the game has written, oldest first: the commit whose game
+/// wrote it (its folder in `tests/fixtures/`). Each added fields, none renamed or removed one.
+const SETTINGS_FORMATS: [&str; 7] = [
+    "ae6dba7", "defaf76", "f6513da", "d4f6e05", "aed11ff", "eb2a626", "7165270",
+];
+
+/// The settings that the fixture of `SETTINGS_FORMATS[format]` holds: every field that format
+/// has, changed from its default, and today's defaults for the fields it did not have yet.
+fn settings_in_format(format: usize) -> Settings {
+    let mut s = Settings {
+        speed: 2.0,
+        palette: Palette::ColourBlind,
+        mode: Mode::Tournament,
+        players: [Player::Computer(Level::Strong), Player::Person],
+        clock: Some(TimeControl::new(10, 5)),
+        swap_landing: SwapLanding::Permissive,
+        camera_pitch_degrees: 40.0,
+        camera_distance: 16.5,
+        offer_resume: false,
+        ..Settings::default()
+    };
+    if format >= 1 {
+        s.laser_preview = false;
+    }
+    if format >= 2 {
+        s.quality = Quality::Medium;
+        s.told_software_renderer = true;
+    }
+    if format >= 3 {
+        s.volume = 0.25;
+        s.muted = true;
+        s.camera_shake = false;
+    }
+    if format >= 4 {
+        s.online_name = "Ankh".into();
+        s.online_server = "ws://khet.example.org:7878".into();
+    }
+    if format >= 5 {
+        s.computer_threads = 3;
+    }
+    if format >= 6 {
+        s.computer_book = false;
+    }
+    s
+}
+
+#[test]
+fn settings_of_every_earlier_format_load_as_the_player_left_them() {
+    let dir = temp_dir("old-settings");
+    for (format, commit) in SETTINGS_FORMATS.into_iter().enumerate() {
+        let path = dir.join(commit).join("settings.ron");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::copy(fixtures().join(commit).join("settings.ron"), &path).unwrap();
+        let mut a = with_settings_file(&path);
+        a.update();
+        let notices = &a.world().resource::<Notices>().0;
+        assert!(notices.is_empty(), "{commit}'s settings: {notices:?}");
+        assert!(
+            !path.with_file_name("settings.ron.damaged").exists(),
+            "{commit}'s settings were kept as damaged"
+        );
+        assert_eq!(
+            *a.world().resource::<Settings>(),
+            settings_in_format(format),
+            "{commit}'s settings"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The environment variable that makes [`full_disk_writer`] run: a folder, on whose `disk`
+/// subfolder a tmpfs of [`FULL_DISK_SIZE`] is mounted.
+const FULL_DISK: &str = "KHET_FULL_DISK";
+
+/// The tmpfs's size: room for a short save, which the filler then takes.
+const FULL_DISK_SIZE: &str = "1m";
+
+/// The most the filler may write before the test decides it is not on its small tmpfs.
+const FILLER_LIMIT: u64 = 16 << 20;
+
+/// Fills the file system of `path` with one file: the error that stopped it.
+fn fill(path: &Path) -> std::io::Error {
+    use std::io::Write;
+    let mut filler = std::fs::File::create(path).expect("the filler");
+    let chunk = vec![0x55_u8; 64 * 1024];
+    let mut written = 0;
+    while written < FILLER_LIMIT {
+        match filler.write(&chunk) {
+            Ok(n) => written += n as u64,
+            Err(e) => return e,
+        }
+    }
+    panic!("{written} bytes written and the disk is not full: not the {FULL_DISK_SIZE} tmpfs");
+}
+
+/// The child of [`a_full_disk_leaves_the_previous_save_readable`], inside its own namespaces with
+/// a small tmpfs mounted: a game autosaved there, the tmpfs filled, a much longer game saved
+/// over it, the space freed and saved again. Ignored: run only as that test's child (with the
+/// variable set; without it, it returns at once).
+#[test]
+#[ignore = "run on its own tmpfs by a_full_disk_leaves_the_previous_save_readable"]
+fn full_disk_writer() {
+    let Some(dir) = std::env::var_os(FULL_DISK) else {
+        return;
+    };
+    let dir = PathBuf::from(dir);
+    let disk = dir.join("disk");
+    let mut a = app(Some(&disk));
+    let spec = NewGameSpec::casual(classic(&a), [Player::Person; 2]);
+    send(&mut a, NewGameRequested(spec));
+    play_random(&mut a, 4, 17);
+    let file = game(&a).file.clone().expect("saved after the first move");
+    let short = game(&a).game.clone();
+    let saved_bytes = std::fs::read(&file).unwrap();
+    // A much longer game taken up in the same file, as after a resume: its next save needs more
+    // room than the short one takes.
+    let mut long = khet_engine::Game::new(classic(&a).position);
+    let mut rng = khet_engine::Rng::new(53);
+    while long.turns().len() < 400 {
+        let moves = moves_that_go_on(&long);
+        long.play(rng.pick(&moves).expect("a move that goes on"))
+            .unwrap();
+    }
+    let mut spec = NewGameSpec::resuming(
+        "Classic".into(),
+        long,
+        [Player::Person; 2],
+        game(&a).date.clone(),
+    );
+    spec.resume.as_mut().unwrap().file = Some(file.clone());
+    send(&mut a, NewGameRequested(spec));
+    // The disk fills up; the next move's save fails, and says so.
+    let filler = disk.join("filler");
+    let full = fill(&filler);
+    assert_eq!(full.kind(), std::io::ErrorKind::StorageFull, "{full}");
+    play_random(&mut a, 1, 29);
+    assert_eq!(game(&a).game.turns().len(), 401, "the game goes on");
+    match news(&a) {
+        Some(News::SaveFailed(reason)) => assert!(
+            reason.contains(&file.display().to_string()) && reason.contains("No space left"),
+            "{reason}"
+        ),
+        other => panic!("a save on a full disk was not reported as failed: {other:?}"),
+    }
+    // The last save is still the short game, whole, and the only file of the folder.
+    let kept = khet::saves::read(&file)
+        .unwrap_or_else(|e| panic!("the save before the disk filled up: {e}"));
+    assert_eq!(kept.game.turns(), short.turns());
+    assert_eq!(kept.game.position(), short.position());
+    assert_eq!(std::fs::read(&file).unwrap(), saved_bytes);
+    let left: Vec<_> = std::fs::read_dir(disk.join("games"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(
+        left,
+        std::slice::from_ref(&file),
+        "the games folder holds the save alone"
+    );
+    let listed = khet::saves::list(&disk.join("games"));
+    assert_eq!(listed.len(), 1, "one game listed");
+    // Space again: the next move saves the whole game.
+    std::fs::remove_file(&filler).unwrap();
+    play_random(&mut a, 1, 31);
+    let now = khet::saves::read(&file).unwrap_or_else(|e| panic!("the save after: {e}"));
+    assert_eq!(now.game.turns().len(), 402);
+    assert_eq!(now.game.position(), game(&a).game.position());
+    // Outside the tmpfs: the parent sees that the child got to its end.
+    std::fs::write(dir.join("done"), "done").unwrap();
+}
+
+#[test]
+fn a_full_disk_leaves_the_previous_save_readable() {
+    let dir = temp_dir("full-disk");
+    std::fs::create_dir_all(dir.join("disk")).unwrap();
+    let me = std::env::current_exe().expect("this test program");
+    // The shell is the namespace's first process; it runs the writer only on the mounted
+    // tmpfs (never on the real disk), and the writer goes when the namespace does.
+    let script = r#"mount -t tmpfs -o size="$1" tmpfs "$2" &&
+        exec "$3" --ignored --exact full_disk_writer --test-threads=1"#;
+    let namespaces = [
+        "--map-root-user",
+        "--mount",
+        "--pid",
+        "--fork",
+        "--kill-child",
+    ];
+    let out = std::process::Command::new("unshare")
+        .args(namespaces)
+        .args(["sh", "-c", script, "sh", FULL_DISK_SIZE])
+        .arg(dir.join("disk"))
+        .arg(me)
+        .env(FULL_DISK, &dir)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "this test needs `unshare` (util-linux) for a tmpfs of its own, \
+                 without root: {e}"
+            )
+        });
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success(),
+        "the writer on a full tmpfs failed ({}); a user namespace may be refused here:\n{said}",
+        out.status
+    );
+    assert!(
+        dir.join("done").exists(),
+        "the writer never got to its end:\n{said}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
