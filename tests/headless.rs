@@ -462,6 +462,33 @@ fn computer_against_computer_plays_a_whole_game() {
     assert_entities_match(&mut app);
 }
 
+/// A move asked for before a replay opened belongs to the game left: the computer's, found in
+/// the frame before the replay opened, was played into the replayed game when it happened to be
+/// legal there. Both arrive in one frame here, as they do then.
+#[test]
+fn a_move_asked_for_as_a_replay_opens_is_not_played_into_it() {
+    let mut app = headless(0.0);
+    start(&mut app, [Player::Person, Player::Person]);
+    let m = game(&app);
+    let watch = khet::table::Watch {
+        game: m.game.clone(),
+        name: m.setup_name.clone(),
+        back_to: None,
+    };
+    let mv = m.game.legal_moves()[0];
+    app.world_mut().write_message(MoveRequested(mv));
+    send(&mut app, watch);
+    assert_eq!(
+        *app.world().resource::<State<khet::screen::Screen>>().get(),
+        khet::screen::Screen::Replay
+    );
+    assert_eq!(
+        game(&app).game.turns().len(),
+        0,
+        "the game left's move played into the replay"
+    );
+}
+
 #[test]
 fn a_new_game_stops_the_computer_thinking() {
     let mut app = headless(0.0);

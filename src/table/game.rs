@@ -262,11 +262,19 @@ fn undo(m: &mut Match, show: &mut Show, news: &mut MessageWriter<News>) -> Optio
 
 pub(super) fn play_moves(
     mut requests: MessageReader<MoveRequested>,
+    mut new_games: MessageReader<NewGameRequested>,
     mut applied: MessageWriter<MoveApplied>,
     mut news: MessageWriter<News>,
     mut m: ResMut<Match>,
     mut show: ResMut<Show>,
 ) {
+    // A move asked for before a new game came to the table belongs to the game left: the
+    // computer's, found in the frame before a replay opened, was played into the replay when it
+    // happened to be legal there.
+    if new_games.read().count() > 0 {
+        requests.clear();
+        return;
+    }
     for &MoveRequested(mv) in requests.read() {
         if !show.is_idle() {
             continue;
