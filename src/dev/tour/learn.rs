@@ -25,6 +25,15 @@ fn settled(world: &mut World) -> bool {
     idle(world) && dying.iter(world).next().is_none() && still(world)
 }
 
+/// A picture to compare with, once the board has settled.
+fn shoot_settled(world: &mut World, name: &str) -> Flow {
+    if !settled(world) {
+        return Flow::Stay;
+    }
+    shoot(world, name, "");
+    Flow::After(2)
+}
+
 fn play(world: &mut World, mv: &str) {
     if let Ok(mv) = game(world).game.position().parse_move(mv) {
         world.write_message(MoveRequested(mv));
@@ -58,11 +67,7 @@ pub fn puzzle(world: &mut World) -> Flow {
 }
 
 pub fn puzzle_before(world: &mut World) -> Flow {
-    if !settled(world) {
-        return Flow::Stay;
-    }
-    shoot(world, "11a-puzzle", "");
-    Flow::After(2)
+    shoot_settled(world, "11a-puzzle")
 }
 
 pub fn ask_hint(world: &mut World) -> Flow {
@@ -84,11 +89,7 @@ pub fn hinted(world: &mut World) -> Flow {
 }
 
 pub fn editor_before(world: &mut World) -> Flow {
-    if !settled(world) {
-        return Flow::Stay;
-    }
-    shoot(world, "12a-editor", "");
-    Flow::After(2)
+    shoot_settled(world, "12a-editor")
 }
 
 /// A Silver Pyramid on a Red square (and, symmetric, its Red twin on a Silver one), then fired.
@@ -171,11 +172,7 @@ pub fn break_lesson(world: &mut World) -> Flow {
 
 /// Before the move: the piece whole on c4, to compare with.
 pub fn break_before(world: &mut World) -> Flow {
-    if !settled(world) {
-        return Flow::Stay;
-    }
-    shoot(world, "14a-break-before", "");
-    Flow::After(2)
+    shoot_settled(world, "14a-break-before")
 }
 
 /// The animations on fixed steps a frame before the move (as for the game's beam).
