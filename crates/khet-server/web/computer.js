@@ -119,11 +119,13 @@ export class ComputerGame {
     this.onThinking(true);
     try {
       await this.engine.ask("computer", this.level);
+      this.busy = false;
+      // Thinking until its move is on the board: never the old board and "not thinking".
+      await this.refresh();
     } finally {
       this.busy = false;
       this.onThinking(false);
     }
-    await this.refresh();
   }
 
   /** @param {string} mv */

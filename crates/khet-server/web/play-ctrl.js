@@ -75,6 +75,8 @@ export class PlayCtrl {
     this.thinking = false;
     this.kept = keptGame();
     this.welcomed = false;
+    /** Whether `problem` is the server's refusal of the hello (a welcome clears it). */
+    this.refusedHello = false;
     /** The connection's state in words (empty when all is well). */
     this.connection = "";
     /** The status line beside the board. */
@@ -173,7 +175,9 @@ export class PlayCtrl {
         this.welcomed = true;
         this.socket.settled();
         this.connection = "";
-        this.problem = null;
+        // What the connection refused is past; what the page said of anything else stays.
+        if (this.refusedHello) this.problem = null;
+        this.refusedHello = false;
         this.player = msg.player;
         this.afterWelcome();
         break;
@@ -195,6 +199,7 @@ export class PlayCtrl {
       case "refused":
         if (!this.welcomed) {
           this.problem = msg.reason;
+          this.refusedHello = true;
           if (msg.code !== "rate_limited") this.socket.stop();
         } else {
           this.refused(msg);

@@ -109,7 +109,8 @@ export class PlayView {
         for (const s of c.offer.setups) {
           const option = document.createElement("option");
           option.value = s.id;
-          option.textContent = `${s.name} (Khet ${s.edition})`;
+          // Khet 1.0's setups name their edition already.
+          option.textContent = s.name.includes("Khet") ? s.name : `${s.name} (Khet ${s.edition})`;
           select.append(option);
         }
       }
