@@ -8,9 +8,10 @@ mod common;
 
 use common::browser::{Browser, Picture};
 use common::{Backend, Client, Db, Server, pharaoh_line, replayed};
-use khet_protocol::Status;
+use khet_protocol::{ClockSpec, NewGame, SeatChoice, Status};
 use serde_json::Value;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 fn shots_dir() -> PathBuf {
     common::shots_dir("KHET_PLAY_SHOTS", "play")
@@ -312,6 +313,128 @@ fn a_phone_plays_by_taps_and_shows_the_whole_board() {
         "{sand} of {} pixels are the board's squares",
         w * h
     );
+}
+
+/// What a friend sees on a phone who opens the link a player sent, with nothing kept in the
+/// browser (no name yet), as facts read from the page: the visible text, the board's rectangle
+/// and pieces, the fields and forms shown.
+const WHAT_A_FRIEND_SEES: &str = "(() => { \
+    const seen = (el) => !!el && el.checkVisibility(); \
+    const b = document.getElementById('board').getBoundingClientRect(); \
+    const fields = [...document.querySelectorAll('input, select, textarea')].filter(seen); \
+    return { \
+      text: document.body.innerText, \
+      board: [b.left, b.top, b.right, b.bottom], \
+      board_seen: seen(document.getElementById('board')), \
+      pieces: document.querySelectorAll('#board .pieces .piece').length, \
+      fields: fields.map((f) => f.id || f.name || f.tagName), \
+      name_bottom: seen(document.getElementById('name')) \
+        ? document.getElementById('name').getBoundingClientRect().bottom : null, \
+      forms: ['create-form', 'join-form', 'seek', 'computer-form', 'lobby', 'best'] \
+        .filter((id) => seen(document.getElementById(id))), \
+      scroll_width: document.documentElement.scrollWidth, \
+    }; })()";
+
+/// The link lands on the game: a friend who opens `/play/CODE` on a 360 × 640 phone sees whose
+/// game it is, its board whole within the first screen, and one field, for their name; none of
+/// the lobby's forms (create, join, pairing, the computer). Their name given, they sit down at
+/// once in the free seat. (On the page before issue 64 it showed "Give your name to play game
+/// CODE", the name field, then the create, join and pairing forms, and no board: its section
+/// was hidden, and drawn below the forms when a CSS rule overrode `hidden`.)
+#[test]
+fn a_friend_who_opens_the_link_on_a_phone_sees_whose_game_the_board_and_one_name_field() {
+    let db = Db::new(Backend::Sqlite, "friend");
+    let server = Server::start(&db, 0, &[]);
+    let mut ann = Client::connect(&server.url, "Ann");
+    let code = ann.create(NewGame {
+        setup: "classic".into(),
+        clock: Some(ClockSpec::minutes(10, 5)),
+        color: SeatChoice::Silver,
+        rated: false,
+        listed: false,
+    });
+    let browser = Browser::phone(360, 640);
+    browser.open(&format!("http://{}/play/{code}", server.addr));
+    // The game's pieces drawn, or a named deadline: the facts below say what is missing.
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while browser.eval("document.querySelectorAll('#board .pieces .piece').length > 0")
+        != Value::Bool(true)
+        && Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let shot = browser.screenshot();
+    std::fs::write(shots_dir().join("friend.png"), &shot).unwrap();
+    let seen = browser.eval(WHAT_A_FRIEND_SEES);
+    let shown = seen["text"].as_str().unwrap_or_default();
+    let board: Vec<f64> = seen["board"]
+        .as_array()
+        .expect("the board's rectangle")
+        .iter()
+        .map(|v| v.as_f64().unwrap_or(-1.0))
+        .collect();
+    let mut wrong = Vec::new();
+    if !shown.contains("Ann invites you") {
+        wrong.push("whose game it is (Ann's) is not said");
+    }
+    if seen["board_seen"] != Value::Bool(true) || seen["pieces"].as_u64().unwrap_or(0) == 0 {
+        wrong.push("the board is not shown with its pieces");
+    }
+    if !(board[0] >= 0.0 && board[1] >= 0.0 && board[2] <= 360.0 && board[3] <= 640.0)
+        || board[2] - board[0] < 320.0
+    {
+        wrong.push("the board is not whole within the first screen at the phone's width");
+    }
+    if seen["fields"] != serde_json::json!(["name"]) {
+        wrong.push("the fields shown are not the name's alone");
+    }
+    if seen["name_bottom"].as_f64().is_none_or(|b| b > 640.0) {
+        wrong.push("the name field is not within the first screen");
+    }
+    if seen["forms"] != serde_json::json!([]) {
+        wrong.push("some of the lobby's forms are shown");
+    }
+    if seen["scroll_width"].as_f64().unwrap_or(0.0) > 360.0 {
+        wrong.push("the page scrolls sideways");
+    }
+    assert!(
+        wrong.is_empty(),
+        "{wrong:#?}\nwhat the page shows: {seen:#}"
+    );
+    let picture = Picture::from_png(&shot);
+    let (x, y, w, h) = (
+        board[0] as u32,
+        board[1] as u32,
+        (board[2] - board[0]) as u32,
+        (board[3] - board[1]) as u32,
+    );
+    let sand = picture.count((x, y, w, h), |[r, g, b]| {
+        r > 200 && g > 190 && b > 140 && b < 200 && r > b + 30
+    });
+    assert!(
+        sand * 3 > (w * h) as usize,
+        "the board's squares on screen: {sand} of {} pixels",
+        w * h
+    );
+
+    // A name, and the friend plays the free seat at once: Red, Ann's opponent.
+    browser.type_into("#name", "Bea");
+    browser.tap("#name-button");
+    ann.until("the friend seated", |c| {
+        c.mirror().view.status == Status::Playing
+    });
+    assert_eq!(
+        ann.mirror().view.players[1]
+            .as_ref()
+            .map(|p| p.name.as_str()),
+        Some("Bea")
+    );
+    browser.until(
+        "the friend at the table, as Red",
+        "document.getElementById('player-bottom').textContent.startsWith('Red: Bea') && \
+         document.getElementById('status').textContent.includes('Silver to move')",
+    );
+    assert_eq!(text(&browser, "location.pathname"), format!("/play/{code}"));
 }
 
 #[test]

@@ -2,24 +2,35 @@
 // last shot, from a view the server sends (khet_protocol::view::BoardView). No rules here: the
 // pieces, turns and beam lines all come worked out.
 
+/** @typedef {import("./protocol.js").BoardView} BoardView */
+/** @typedef {import("./protocol.js").PieceView} PieceView */
+/** @typedef {import("./protocol.js").ShotView} ShotView */
+
 export const SVG = "http://www.w3.org/2000/svg";
 
+/**
+ * A new SVG element `name` with attributes `attrs`, appended to `parent` if given.
+ * @param {string} name @param {Record<string, string | number>} [attrs] @param {Element} [parent]
+ * @returns {SVGElement}
+ */
 export function el(name, attrs, parent) {
   const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
   if (parent) parent.append(node);
   return node;
 }
 
 export const FILES = "abcdefghij";
 
-/// A square's name from its column and row on the page's grid (row 0 is rank 8).
+/** A square's name from its column and row on the page's grid (row 0 is rank 8).
+ * @param {number} x @param {number} y */
 export function squareName(x, y) {
   return `${FILES[x]}${8 - y}`;
 }
 
 // Each piece drawn in a unit square, in its base orientation (a Sphinx or Anubis facing north,
 // a mirror facing north-east), then turned by quarter turns.
+/** @type {Record<string, (g: SVGElement, p: PieceView) => void>} */
 const SHAPES = {
   pharaoh(g) {
     el("rect", { x: 0.14, y: 0.14, width: 0.72, height: 0.72, rx: 0.12, class: "body" }, g);
@@ -58,12 +69,16 @@ const SHAPES = {
   },
 };
 
-/// The drawing of one board in `svg`: `turned` shows it from Red's side (rank 1 at the top).
+/** The drawing of one board in `svg`: `turned` shows it from Red's side (rank 1 at the top). */
 export class Board {
+  /** @param {SVGSVGElement} svg */
   constructor(svg) {
     this.svg = svg;
     this.turned = false;
     this.lastShot = "";
+    this.drawn = false;
+    /** @type {SVGElement | null} the keyboard's cursor, when the board has the focus */
+    this.cursor = null;
     // Everything on the board turns with it; the labels are written the right way up.
     this.field = el("g", { class: "field" }, svg);
     const squares = el("g", { class: "squares" }, this.field);
@@ -85,7 +100,7 @@ export class Board {
     this.turn(false);
   }
 
-  /// Shows the board from Red's side (`true`) or Silver's.
+  /** Shows the board from Red's side (`true`) or Silver's. @param {boolean} turned */
   turn(turned) {
     this.turned = turned;
     this.field.setAttribute("transform", turned ? "rotate(180 5 4)" : "");
@@ -100,6 +115,7 @@ export class Board {
     }
   }
 
+  /** @param {PieceView} p @param {Element} parent @param {string} [extraClass] */
   drawPiece(p, parent, extraClass) {
     const g = el("g", {
       class: `piece ${p.color} ${p.kind} ${extraClass || ""}`,
@@ -112,7 +128,8 @@ export class Board {
     return g;
   }
 
-  /// Draws view `v`; the beam grows along its path when the shot is new (and motion is wanted).
+  /** Draws view `v`; the beam grows along its path when the shot is new (and motion is wanted).
+   * @param {BoardView} v */
   draw(v) {
     // When the first board was drawn, for the page's measurements (scripts/bench-page).
     if (!this.drawn) performance.mark("khet:first-board");
@@ -131,6 +148,7 @@ export class Board {
   }
 
   // The beam grows along its path, as the light would, and what it hit fades away.
+  /** @param {ShotView | null} shot @param {boolean} animate */
   drawShot(shot, animate) {
     const g = this.beam;
     g.replaceChildren();
@@ -140,7 +158,7 @@ export class Board {
     for (const [x1, y1, x2, y2] of shot.lines) {
       const length = Math.hypot(x2 - x1, y2 - y1) || 0.01;
       for (const cls of ["glow", "core"]) {
-        const line = el("line", { x1, y1, x2, y2, class: cls }, path);
+        const line = /** @type {SVGElement} */ (el("line", { x1, y1, x2, y2, class: cls }, path));
         if (animate) {
           line.style.strokeDasharray = `${length}`;
           line.style.strokeDashoffset = `${length}`;
@@ -155,7 +173,8 @@ export class Board {
     }
   }
 
-  /// Shows where a beam would go (a move being considered), or nothing with `null`.
+  /** Shows where a beam would go (a move being considered), or nothing with `null`.
+   * @param {ShotView | null} shot */
   showPreview(shot) {
     this.preview.replaceChildren();
     if (!shot) return;
@@ -166,36 +185,30 @@ export class Board {
     }
   }
 
-  /// Marks squares: `marks` maps a square's name to a class (`selected`, `target`, `last`).
+  /** Marks squares: each `[name, class]` (`selected`, `target`, `hint`).
+   * @param {[string, string][]} marks */
   mark(marks) {
     this.marks.replaceChildren();
     for (const [name, cls] of marks) {
       const rect = this.squares.get(name);
       if (!rect) continue;
       el("rect", {
-        x: rect.getAttribute("x"), y: rect.getAttribute("y"), width: 1, height: 1,
+        x: rect.getAttribute("x") || 0, y: rect.getAttribute("y") || 0, width: 1, height: 1,
         class: `mark ${cls}`,
       }, this.marks);
     }
   }
-}
 
-export function clockText(ms) {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
-
-/// Fills list `ol` with the moves, a turn of both sides to an item, and scrolls to the last.
-export function listMoves(ol, moves) {
-  ol.replaceChildren();
-  for (let i = 0; i < moves.length; i += 2) {
-    const li = document.createElement("li");
-    li.textContent = moves.slice(i, i + 2).join("  ");
-    ol.append(li);
+  /** Outlines square `name` as the keyboard's cursor, or nothing with `null`.
+   * @param {string | null} name */
+  showCursor(name) {
+    if (this.cursor) this.cursor.remove();
+    this.cursor = null;
+    const rect = name ? this.squares.get(name) : null;
+    if (!rect) return;
+    this.cursor = /** @type {SVGElement} */ (rect.cloneNode());
+    this.cursor.setAttribute("class", "cursor");
+    this.cursor.removeAttribute("data-square");
+    this.marks.after(this.cursor);
   }
-  ol.scrollTop = ol.scrollHeight;
-}
-
-export function sideName(side) {
-  return side === "silver" ? "Silver" : "Red";
 }

@@ -5,6 +5,18 @@
 
 const KEY = "khet.computer";
 
+/** @typedef {import("./protocol.js").BoardView} BoardView */
+/** @typedef {import("./protocol.js").ShotView} ShotView */
+/**
+ * A game against the computer as this browser keeps it: the setup, the level, the player's
+ * side and the game so far (its start and moves, as the engine writes them).
+ * @typedef {{setup: string, level: string, you: string, saved: string}} Kept
+ */
+/**
+ * A hint: the piece to move, where, or which way to turn it, in words too.
+ * @typedef {{from: string, to: string | null, rotate: "cw" | "ccw" | null, text: string}} Hint
+ */
+
 export const LEVELS = ["beginner", "casual", "strong", "master"];
 
 /// The engine's worker: requests answered in order, as promises.
@@ -12,6 +24,7 @@ class Engine {
   constructor() {
     this.worker = new Worker("/web/engine-worker.js", { type: "module" });
     this.next = 0;
+    /** @type {Map<number, {resolve: (value: any) => void, reject: (e: Error) => void}>} */
     this.waiting = new Map();
     this.worker.onmessage = (event) => {
       const { id, ok, error } = event.data;
@@ -29,6 +42,8 @@ class Engine {
     };
   }
 
+  /** Asks the engine's worker; its answer, or its refusal as an error.
+   * @param {string} op @param {...unknown} args @returns {Promise<any>} */
   ask(op, ...args) {
     return new Promise((resolve, reject) => {
       const id = this.next++;
@@ -38,10 +53,10 @@ class Engine {
   }
 }
 
-/// The game kept in this browser, if any and well-formed.
+/** The game kept in this browser, if any and well-formed. @returns {Kept | null} */
 export function keptGame() {
   try {
-    const kept = JSON.parse(localStorage.getItem(KEY));
+    const kept = JSON.parse(localStorage.getItem(KEY) || "null");
     if (kept && typeof kept.saved === "string" && LEVELS.includes(kept.level) &&
         ["silver", "red"].includes(kept.you) && typeof kept.setup === "string") {
       return kept;
@@ -53,11 +68,13 @@ export function keptGame() {
   return null;
 }
 
-const levelName = (level) => level.charAt(0).toUpperCase() + level.slice(1);
+const levelName = (/** @type {string} */ level) => level.charAt(0).toUpperCase() + level.slice(1);
 
 /// One game against the computer. `onView` gets each new view of the game; `onThinking` is
 /// told when the computer starts and stops thinking.
 export class ComputerGame {
+  /** @param {Kept} kept @param {(view: BoardView) => void} onView
+   * @param {(thinking: boolean) => void} onThinking */
   constructor({ setup, level, you, saved }, onView, onThinking) {
     this.engine = new Engine();
     this.setup = setup;
@@ -102,13 +119,16 @@ export class ComputerGame {
     this.onThinking(true);
     try {
       await this.engine.ask("computer", this.level);
+      this.busy = false;
+      // Thinking until its move is on the board: never the old board and "not thinking".
+      await this.refresh();
     } finally {
       this.busy = false;
       this.onThinking(false);
     }
-    await this.refresh();
   }
 
+  /** @param {string} mv */
   async play(mv) {
     if (this.busy) throw new Error("the computer is thinking");
     await this.engine.ask("play", mv);
@@ -136,10 +156,12 @@ export class ComputerGame {
     await this.refresh();
   }
 
+  /** @returns {Promise<Hint>} */
   hint() {
     return this.engine.ask("hint", "strong");
   }
 
+  /** Where the laser would shoot after `mv`. @param {string} mv @returns {Promise<ShotView>} */
   preview(mv) {
     return this.engine.ask("preview", mv);
   }

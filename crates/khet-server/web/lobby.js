@@ -1,6 +1,12 @@
-// The list of games on `/`: read from /games every few seconds. Nothing here plays.
-"use strict";
+// The list of games on `/`: read from /games every few seconds, each linked to its watch page.
+// Nothing here plays (/play does).
+import { timeControl } from "./clock.js";
 
+/** @typedef {import("./protocol.js").GameSummary} GameSummary */
+
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+/** @param {HTMLElement} row @param {string} text @param {string} [href] */
 function cell(row, text, href) {
   const td = document.createElement("td");
   if (href) {
@@ -14,13 +20,9 @@ function cell(row, text, href) {
   row.append(td);
 }
 
-function clockText(clock) {
-  if (!clock) return "none";
-  return `${Math.round(clock.initial_ms / 60000)}+${Math.round(clock.increment_ms / 1000)}`;
-}
-
+/** @param {HTMLElement} table @param {GameSummary[]} games @param {(g: GameSummary) => string} last */
 function fill(table, games, last) {
-  const body = table.querySelector("tbody");
+  const body = /** @type {HTMLElement} */ (table.querySelector("tbody"));
   body.replaceChildren();
   for (const g of games) {
     const row = document.createElement("tr");
@@ -36,21 +38,22 @@ function fill(table, games, last) {
 }
 
 async function refresh() {
-  const state = document.getElementById("lobby-state");
+  const state = $("lobby-state");
   try {
     const response = await fetch("/games", { cache: "no-store" });
     if (!response.ok) throw new Error(`the server answered ${response.status}`);
+    /** @type {GameSummary[]} */
     const games = await response.json();
     const playing = games.filter((g) => g.status === "playing");
     const ended = games.filter((g) => g.status === "over").slice(0, 20);
-    fill(document.getElementById("playing"), playing, (g) => clockText(g.clock));
-    fill(document.getElementById("ended"), ended, (g) => g.result ?? "");
-    document.getElementById("ended-state").hidden = ended.length > 0;
+    fill($("playing"), playing, (g) => timeControl(g.clock));
+    fill($("ended"), ended, (g) => g.result ?? "");
+    $("ended-state").hidden = ended.length > 0;
     state.textContent = playing.length === 0
       ? "No game is being played right now."
       : `${playing.length} game${playing.length === 1 ? "" : "s"} being played: open one to watch it live.`;
   } catch (e) {
-    state.textContent = `The games could not be read (${e.message}); trying again.`;
+    state.textContent = `The games could not be read (${e instanceof Error ? e.message : e}); trying again.`;
   }
 }
 

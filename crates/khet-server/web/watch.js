@@ -1,88 +1,70 @@
 // The watch page: one game, live. The server sends a whole view after each change (the
-// pieces, the last shot's beam as lines, the moves, the clocks, the result); this script only
-// draws it (board.js), counts the running clock down, and reconnects when the connection drops.
-import { Board, clockText, listMoves } from "./board.js";
+// pieces, the last shot's beam as lines, the moves, the clocks, the result) on
+// /watch/CODE/ws; this script only draws it (board.js, table.js), counts the running clock
+// down, and keeps the connection (socket.js, as the play page does).
+import { Board } from "./board.js";
+import { Socket } from "./socket.js";
+import { drawBar, lastMoveText, listMoves, sideName, windowTitle } from "./table.js";
 
+/** @typedef {import("./protocol.js").BoardView} BoardView */
+/** @typedef {import("./protocol.js").WatchFrame} WatchFrame */
+
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const code = decodeURIComponent(location.pathname.split("/")[2] || "");
-const board = new Board(document.getElementById("board"));
+const board = new Board(/** @type {any} */ ($("board")));
+/** The game as last sent, and when it came. @type {BoardView | null} */
 let frame = null;
 let received = 0;
-let retry = 500;
 
-function tickClocks() {
-  if (!frame || !frame.clocks) {
-    for (const side of ["silver", "red"]) document.getElementById(`clock-${side}`).textContent = "";
-    return;
-  }
-  const c = frame.clocks;
-  ["silver", "red"].forEach((side, i) => {
-    let ms = c.remaining_ms[i];
-    if (c.running === side && frame.status === "playing") ms -= performance.now() - received;
-    const node = document.getElementById(`clock-${side}`);
-    node.textContent = clockText(ms);
-    node.classList.toggle("running", c.running === side && frame.status === "playing");
-  });
-}
-
+/** @param {BoardView} f */
 function describe(f) {
   if (f.status === "open") return "Waiting for a second player.";
   if (f.status === "over") return "The game is over.";
-  const last = f.moves.length ? `Last move ${f.moves[f.moves.length - 1]}. ` : "";
-  return `${last}${f.turn === "silver" ? "Silver" : "Red"} to move.`;
+  return `${lastMoveText(f)}${sideName(f.turn)} to move.`;
 }
 
+/** The players' bars, their clocks counted down. */
+function tick() {
+  if (!frame) return;
+  const elapsed = performance.now() - received;
+  drawBar($("player-red"), frame, "red", elapsed, { presence: true });
+  drawBar($("player-silver"), frame, "silver", elapsed, { presence: true });
+}
+
+/** @param {BoardView} f */
 function show(f) {
   frame = f;
   received = performance.now();
-  document.title = `Khet ${f.code}: ${f.players[0] ?? "?"} – ${f.players[1] ?? "?"}`;
-  document.getElementById("title").textContent =
-    `Game ${f.code} · ${f.setup} · Khet ${f.edition}`;
-  ["silver", "red"].forEach((side, i) => {
-    document.getElementById(`name-${side}`).textContent =
-      `${side === "silver" ? "Silver" : "Red"}: ${f.players[i] ?? "waiting"}`;
-    const presence = document.getElementById(`presence-${side}`);
-    presence.textContent = f.players[i] && !f.presence.connected[i] && f.status === "playing" ? "(away)" : "";
-    document.getElementById(`player-${side}`).classList.toggle("to-move",
-      f.status === "playing" && f.turn === side);
-  });
+  document.title = windowTitle(f);
+  $("title").textContent = `Game ${f.code} · ${f.setup} · Khet ${f.edition}`;
   board.draw(f);
-  document.getElementById("board-label").textContent =
-    `The board after ${f.moves.length} moves. ${describe(f)}`;
-  listMoves(document.getElementById("moves"), f.moves);
-  document.getElementById("status").textContent = describe(f);
-  const result = document.getElementById("result");
-  result.hidden = !f.result;
-  result.textContent = f.result || "";
-  tickClocks();
+  $("board-label").textContent = `The board after ${f.moves.length} moves. ${describe(f)}`;
+  listMoves($("moves"), f.moves);
+  $("status").textContent = describe(f);
+  $("result").hidden = !f.result;
+  $("result").textContent = f.result || "";
+  tick();
 }
 
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const socket = new WebSocket(`${scheme}//${location.host}/watch/${encodeURIComponent(code)}/ws`);
-  const connection = document.getElementById("connection");
-  let ping = null;
-  socket.onopen = () => {
-    retry = 500;
-    connection.textContent = "";
-    ping = setInterval(() => socket.send("ping"), 20000);
-  };
-  socket.onmessage = (message) => {
-    const data = JSON.parse(message.data);
-    if (data.type === "refused") {
-      document.getElementById("status").textContent = data.reason;
-      retry = -1;
+/** @type {Socket<WatchFrame>} */
+const socket = new Socket({
+  path: `/watch/${encodeURIComponent(code)}/ws`,
+  ping: "ping",
+  onMessage: (data) => {
+    if ("type" in data) {
+      $("status").textContent = data.reason;
+      socket.stop();
       return;
     }
+    socket.settled();
     show(data);
-  };
-  socket.onclose = () => {
-    clearInterval(ping);
-    if (retry < 0 || (frame && frame.status === "over")) return;
-    connection.textContent = "Connection lost; reconnecting…";
-    setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 10000);
-  };
-}
+  },
+  onState: (state) => {
+    // A finished game sends nothing more: the page keeps it, quietly.
+    if (state === "lost" && frame && frame.status === "over") socket.stop();
+    else $("connection").textContent = state === "lost" ? "Connection lost; reconnecting…" : "";
+  },
+});
 
-setInterval(tickClocks, 250);
-connect();
+setInterval(tick, 250);
+socket.open();

@@ -1,0 +1,272 @@
+// The play page drawn from its controller (play-ctrl.js): which screen shows, the header, the
+// lobby's lists, the invitation, the table (board, players' bars, status, buttons, moves).
+// `render` draws it all again from the controller's state; what costs (the board, the lists)
+// is drawn again only when what it shows has changed, and a field being typed in is left alone.
+
+import { Board } from "./board.js";
+import { timeControl } from "./clock.js";
+import { ratingText } from "./play-ctrl.js";
+import { drawBar, lastMoveText, listMoves, sideName, windowTitle } from "./table.js";
+
+/** @typedef {import("./play-ctrl.js").PlayCtrl} PlayCtrl */
+/** @typedef {import("./protocol.js").BoardView} BoardView */
+
+/** The element `id` (the page has it). @param {string} id @returns {any} */
+export const $ = (id) => /** @type {any} */ (document.getElementById(id));
+
+/** Sets a node's text when it differs (a live region speaks each change). @param {Element} node @param {string} text */
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/** @param {HTMLElement} node @param {boolean} shown */
+function show(node, shown) {
+  if (node.hidden === shown) node.hidden = !shown;
+}
+
+/**
+ * When each button beside the board shows, from the view `v` and whether the viewer plays it now
+ * (`playing`), against the computer (`computer`), and may claim the game of an opponent gone
+ * past the grace period (`claimable`).
+ * @type {Record<string, (f: {v: BoardView, playing: boolean, them: string, computer: boolean,
+ *   claimable: boolean}) => boolean>}
+ */
+const BUTTONS = {
+  "offer-draw": (f) => f.playing && f.v.draw_offer === null && !f.computer,
+  "accept-draw": (f) => f.playing && f.v.draw_offer === f.them,
+  "decline-draw": (f) => f.playing && f.v.draw_offer === f.them,
+  "claim-repetition": (f) => f.playing && f.v.repetition && f.v.turn === f.v.you,
+  takeback: (f) => f.playing && !f.v.rated && f.v.takeback === null && f.v.moves.length > 0,
+  "accept-takeback": (f) => f.playing && f.v.takeback === f.them,
+  "decline-takeback": (f) => f.playing && f.v.takeback === f.them,
+  "claim-win": (f) => f.claimable,
+  "claim-draw": (f) => f.claimable,
+  resign: (f) => f.playing,
+  hint: (f) => f.playing && f.computer,
+  "new-game": (f) => f.computer,
+};
+
+export class PlayView {
+  /** @param {PlayCtrl} ctrl */
+  constructor(ctrl) {
+    this.ctrl = ctrl;
+    this.board = new Board($("board"));
+    // What was last drawn, to draw again only what changed.
+    /** @type {BoardView | null} */
+    this.drawn = null;
+    /** @type {unknown} */
+    this.lobbyDrawn = null;
+    /** @type {unknown} */
+    this.leadersDrawn = null;
+    this.mineDrawn = "";
+    this.offerDrawn = false;
+    this.nameDrawn = /** @type {string | null} */ (null);
+  }
+
+  render() {
+    const c = this.ctrl;
+    const screen = c.screen;
+    show($("home"), screen === "home");
+    show($("table"), screen !== "home");
+    show($("invite"), screen === "invite");
+    // The name: in the lobby, and for a friend who opened a game's link, to play it.
+    const open = !!c.view && c.view.status === "open";
+    show($("you"), screen === "home" || (screen === "invite" && (open || !c.view)));
+    show($("table-side"), screen === "table");
+    show($("controls"), screen === "table");
+    setText($("connection"), c.connection);
+    setText($("problem"), c.problem || "");
+    show($("problem"), !!c.problem);
+    document.body.dataset.thinking = c.thinking ? "yes" : "no";
+    this.renderName();
+    if (screen === "home") this.renderHome();
+    else this.renderTable();
+    if (screen === "invite") this.renderInvite();
+  }
+
+  renderName() {
+    const c = this.ctrl;
+    // The field keeps what is being typed; it shows the name when the name changes.
+    if (this.nameDrawn !== c.store.name) {
+      $("name").value = c.store.name;
+      this.nameDrawn = c.store.name;
+    }
+    setText($("name-button"), c.screen === "invite" ? "Play" : "Save");
+    setText($("rating"), c.player ? `Rating ${ratingText(c.player)}` : "");
+    if (c.wantName) {
+      c.wantName = false;
+      $("name").focus();
+    }
+  }
+
+  renderHome() {
+    const c = this.ctrl;
+    document.title = "Khet: play";
+    setText($("title"), "Khet");
+    if (c.offer && !this.offerDrawn) {
+      this.offerDrawn = true;
+      for (const select of [$("setup"), $("computer-setup")]) {
+        for (const s of c.offer.setups) {
+          const option = document.createElement("option");
+          option.value = s.id;
+          // Khet 1.0's setups name their edition already.
+          option.textContent = s.name.includes("Khet") ? s.name : `${s.name} (Khet ${s.edition})`;
+          select.append(option);
+        }
+      }
+    }
+    show($("computer-form"), !!c.offer && c.offer.computer);
+    show($("computer-missing"), !!c.offer && !c.offer.computer);
+    show($("computer-resume"), !!c.kept);
+    if (this.lobbyDrawn !== c.lobby) this.renderLobby();
+    if (this.leadersDrawn !== c.leaderboard) this.renderLeaderboard();
+    const mine = c.store.games().slice(0, 10);
+    if (this.mineDrawn !== mine.join()) {
+      this.mineDrawn = mine.join();
+      const list = $("mine");
+      list.replaceChildren();
+      for (const code of mine) {
+        const li = document.createElement("li");
+        const a = document.createElement("a");
+        a.href = `/play/${code}`;
+        a.textContent = code;
+        li.append(a);
+        list.append(li);
+      }
+      show($("mine-section"), mine.length > 0);
+    }
+  }
+
+  renderLobby() {
+    const games = this.ctrl.lobby;
+    this.lobbyDrawn = games;
+    const body = $("lobby").querySelector("tbody");
+    body.replaceChildren();
+    for (const g of games) {
+      const row = document.createElement("tr");
+      for (const text of [`${g.creator.name} (${Math.round(g.creator.rating)})`, g.setup,
+        timeControl(g.clock), g.rated ? "rated" : "casual"]) {
+        const td = document.createElement("td");
+        td.textContent = text;
+        row.append(td);
+      }
+      const td = document.createElement("td");
+      const join = document.createElement("button");
+      join.type = "button";
+      join.textContent = "Join";
+      join.dataset.join = g.code;
+      td.append(join);
+      row.append(td);
+      body.append(row);
+    }
+    show($("lobby"), games.length > 0);
+    show($("lobby-empty"), games.length === 0);
+  }
+
+  renderLeaderboard() {
+    const players = this.ctrl.leaderboard;
+    this.leadersDrawn = players;
+    const list = $("best");
+    list.replaceChildren();
+    for (const p of players.slice(0, 20)) {
+      const li = document.createElement("li");
+      li.textContent = `${p.name}: ${ratingText(p)} (${p.games} games)`;
+      list.append(li);
+    }
+    show($("best-empty"), players.length === 0);
+  }
+
+  /** Whose game it is, for a friend who opened its link. */
+  renderInvite() {
+    const v = this.ctrl.view;
+    let text = "Opening the game…";
+    if (v && v.status === "open") {
+      const i = v.players[0] !== null ? 0 : 1;
+      const free = i === 0 ? "red" : "silver";
+      text = `${v.players[i]} invites you to a game of Khet: give your name to play ${sideName(free)}.`;
+    } else if (v && v.status === "playing") {
+      text = `${v.players[0]} and ${v.players[1]} are playing this game: you are watching.`;
+    } else if (v) {
+      text = `This game is over. ${v.result || ""}`.trim();
+    }
+    setText($("invite-text"), text);
+  }
+
+  renderTable() {
+    const c = this.ctrl;
+    const v = c.view;
+    const board = this.board;
+    if (board.turned !== c.turned) board.turn(c.turned);
+    if (!v) {
+      setText($("status"), c.status || "Connecting…");
+      return;
+    }
+    if (this.drawn !== v) {
+      this.drawn = v;
+      this.drawGame(v);
+    }
+    setText($("status"), c.status);
+    // The piece picked up, where it may go, a hint, the beam a move would shoot.
+    const moves = c.movesFrom(c.selected);
+    /** @type {[string, string][]} */
+    let marks = [];
+    if (c.selected) marks.push([c.selected, "selected"]);
+    for (const m of moves) if (m.to) marks.push([m.to, "target"]);
+    if (c.hint) marks = c.hint;
+    board.mark(marks);
+    board.showPreview(c.preview);
+    board.showCursor(c.focused ? c.cursor : null);
+    for (const button of document.querySelectorAll("[data-rotate]")) {
+      /** @type {HTMLButtonElement} */ (button).disabled =
+        !moves.some((m) => m.rotate === /** @type {HTMLElement} */ (button).dataset.rotate);
+    }
+    this.renderBars(v);
+  }
+
+  /** What changes only with the view: the board, the title, the moves, the result.
+   * @param {BoardView} v */
+  drawGame(v) {
+    const c = this.ctrl;
+    this.board.draw(v);
+    document.title = windowTitle(v);
+    setText($("title"), c.computer
+      ? `Against the computer · ${c.setupName(v.setup)} · Khet ${v.edition}`
+      : `Game ${v.code} · ${c.setupName(v.setup)} · Khet ${v.edition}${v.rated ? " · rated" : ""}`);
+    listMoves($("moves"), v.moves);
+    const piecesText = $("pieces-text");
+    piecesText.replaceChildren();
+    for (const p of v.pieces) {
+      const li = document.createElement("li");
+      li.textContent = p.label;
+      piecesText.append(li);
+    }
+    setText($("board-label"),
+      `The board after ${v.moves.length} moves. ${lastMoveText(v)}${c.describeTurn(v)}`);
+    show($("result"), !!v.result);
+    setText($("result"), v.result || "");
+    show($("share"), v.status === "open" && !!v.you);
+    $("link").value = `${location.origin}/play/${v.code}`;
+  }
+
+  /** The players' bars (the viewer's side at the bottom, as the board faces), their clocks
+   * counted down, and the buttons, some of which wait on those clocks. @param {BoardView} v */
+  renderBars(v) {
+    const c = this.ctrl;
+    const elapsed = performance.now() - c.received;
+    const bottom = c.turned ? "red" : "silver";
+    const top = c.turned ? "silver" : "red";
+    const presence = !c.computer;
+    drawBar($("player-bottom"), v, bottom, elapsed, { presence });
+    drawBar($("player-top"), v, top, elapsed, { presence });
+    const them = v.you === "silver" ? "red" : "silver";
+    const playing = c.playing(v);
+    // The opponent gone long enough: the game may be claimed.
+    const gone = v.presence.gone_ms[them === "silver" ? 0 : 1];
+    const claimable = !c.computer && playing &&
+      !v.presence.connected[them === "silver" ? 0 : 1] && gone !== null &&
+      gone + elapsed >= v.presence.grace_ms;
+    const facts = { v, playing, them, computer: !!c.computer, claimable };
+    for (const [id, shown] of Object.entries(BUTTONS)) show($(id), shown(facts));
+    show($("actions"), !!c.computer || (!!v.you && !v.result && v.status !== "over"));
+  }
+}
