@@ -44,3 +44,50 @@ impl Hub {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::store::PlayerRow;
+
+    /// A hold lasts until its time and no longer, and the sweep deletes the networks seen
+    /// before the hold's time and the holds run out: nothing is kept longer than said.
+    #[test]
+    fn a_hold_runs_out_and_the_sweep_forgets_what_it_no_longer_needs() {
+        let (runtime, hub, dir) = crate::hub::hub_for_test("holds");
+        let store = hub.store().clone();
+        runtime.block_on(async {
+            let player = PlayerRow {
+                id: "cheat".into(),
+                name: "Cheat".into(),
+                rating: crate::rating::initial(),
+                games: 0,
+            };
+            store.insert_player(&player, "hash", 0).await.unwrap();
+            store.seen_on("cheat", "192.0.2.1", 1_000).await.unwrap();
+            store
+                .seen_on("cheat", "2001:db8::/64", 5_000)
+                .await
+                .unwrap();
+            // Seen since 2,000: only the second network is held, until 10,000.
+            assert_eq!(
+                store.hold_networks("cheat", 2_000, 10_000).await.unwrap(),
+                1
+            );
+            assert_eq!(store.held_until("192.0.2.1", 6_000).await.unwrap(), None);
+            let held = store.held_until("2001:db8::/64", 6_000).await.unwrap();
+            assert_eq!(held, Some(10_000));
+            assert_eq!(
+                store.held_until("2001:db8::/64", 10_000).await.unwrap(),
+                None
+            );
+            store.forget_networks(3_000, 10_000).await.unwrap();
+            // The first network's sighting is gone: a bar now holds only the second.
+            assert_eq!(store.hold_networks("cheat", 0, 20_000).await.unwrap(), 1);
+            store.forget_networks(6_000, 20_000).await.unwrap();
+            assert_eq!(store.hold_networks("cheat", 0, 30_000).await.unwrap(), 0);
+            assert_eq!(store.held_until("2001:db8::/64", 0).await.unwrap(), None);
+        });
+        drop(hub);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
