@@ -58,7 +58,14 @@ fn online_tour(name: &str, broken: Option<&str>) -> PathBuf {
         khet_server::serve(
             listener,
             store,
-            khet_server::Settings::default(),
+            // The tour's bots are new identities that offer a rated game at once.
+            khet_server::Settings {
+                identity: khet_server::identity::IdentityPolicy {
+                    games_before_rated: 0,
+                    ..khet_server::identity::IdentityPolicy::default()
+                },
+                ..khet_server::Settings::default()
+            },
             std::future::pending(),
         )
         .await

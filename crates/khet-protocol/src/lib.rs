@@ -594,7 +594,7 @@ impl ServerMsg {
 }
 
 /// A display name as the server keeps it: trimmed, 1 to [`MAX_NAME_CHARS`] characters, no
-/// control characters.
+/// control characters and no invisible formatting ones ([`is_format_char`]).
 pub fn check_name(name: &str) -> Result<String, String> {
     let name = name.trim();
     if name.is_empty() {
@@ -606,7 +606,47 @@ pub fn check_name(name: &str) -> Result<String, String> {
     if name.chars().any(char::is_control) {
         return Err("a name may not have control characters".into());
     }
+    if let Some(c) = name.chars().find(|&c| is_format_char(c)) {
+        return Err(format!(
+            "a name may not have invisible formatting characters (it has U+{:04X}): they \
+             reorder or hide what others read",
+            u32::from(c)
+        ));
+    }
     Ok(name.to_string())
+}
+
+/// Unicode's format characters (general category Cf, as of Unicode 15.1) and its line and
+/// paragraph separators: invisible, yet they change what surrounds them. In a name, a
+/// right-to-left override (U+202E) shows `Ada` as someone else's name reversed, and a zero-width
+/// space (U+200B) makes a second `Ada` that looks the same as the first. Listed here, not taken
+/// from a crate, so that every client (the browser page's WebAssembly too) agrees with the
+/// server without a Unicode table the size of the program.
+pub fn is_format_char(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x00AD
+            | 0x0600..=0x0605
+            | 0x061C
+            | 0x06DD
+            | 0x070F
+            | 0x0890..=0x0891
+            | 0x08E2
+            | 0x180E
+            | 0x200B..=0x200F
+            | 0x2028..=0x202E
+            | 0x2060..=0x2064
+            | 0x2066..=0x206F
+            | 0xFEFF
+            | 0xFFF9..=0xFFFB
+            | 0x110BD
+            | 0x110CD
+            | 0x13430..=0x1343F
+            | 0x1BCA0..=0x1BCA3
+            | 0x1D173..=0x1D17A
+            | 0xE0001
+            | 0xE0020..=0xE007F
+    )
 }
 
 /// A game's code as typed by a person: trimmed and lowercased, or why it cannot be one. A link
@@ -734,6 +774,35 @@ mod tests {
         assert_eq!(check_name("  Ada  "), Ok("Ada".into()));
         assert!(check_name("").is_err());
         assert!(check_name("a\u{7}b").is_err());
+        // Bidirectional overrides and isolates, zero-width characters, the byte-order mark.
+        for bad in [
+            '\u{202A}',
+            '\u{202B}',
+            '\u{202C}',
+            '\u{202D}',
+            '\u{202E}',
+            '\u{2066}',
+            '\u{2067}',
+            '\u{2068}',
+            '\u{2069}',
+            '\u{200B}',
+            '\u{200C}',
+            '\u{200D}',
+            '\u{200E}',
+            '\u{2060}',
+            '\u{FEFF}',
+            '\u{00AD}',
+            '\u{2028}',
+            '\u{E0041}',
+        ] {
+            let name = format!("Ad{bad}a");
+            let why = check_name(&name).expect_err(&name);
+            assert!(why.contains(&format!("U+{:04X}", u32::from(bad))), "{why}");
+        }
+        // Letters of every script, accents, emoji are names.
+        for good in ["Ada Lovelace", "Ådne", "محمد", "李小龍", "Zoë ♛", "🐍"] {
+            assert_eq!(check_name(good), Ok(good.to_string()));
+        }
         assert!(check_name(&"x".repeat(MAX_NAME_CHARS + 1)).is_err());
         assert_eq!(
             check_name(&"é".repeat(MAX_NAME_CHARS)).map(|n| n.chars().count()),

@@ -180,7 +180,8 @@ async fn rename(State(hub): State<Hub>, Path(id): Path<String>, name: String) ->
 }
 
 /// `POST /players/ID/bar` with the reason: the identity cannot connect again, its connections
-/// here are closed, and its games not over end as resigned (an open one is withdrawn).
+/// here are closed, its games not over end as resigned (an open one is withdrawn), and no new
+/// identity is made from the networks it connected from lately, for a while.
 async fn bar(State(hub): State<Hub>, Path(id): Path<String>, reason: String) -> Response {
     let reason = reason.trim();
     let reason = if reason.is_empty() {
@@ -201,11 +202,21 @@ async fn bar(State(hub): State<Hub>, Path(id): Path<String>, reason: String) -> 
     }
     hub.bar(&id);
     tracing::info!(player = %id, reason = %reason, "barred by the operator");
+    let held = match hub.hold_networks(&id).await {
+        Ok(held) => held,
+        Err(e) => return failed(&e),
+    };
     let seats = match hub.store().seats_of(&id).await {
         Ok(seats) => seats,
         Err(e) => return failed(&e),
     };
     let mut out = format!("player {id} is barred: {reason}\n");
+    if held > 0 {
+        let _ = writeln!(
+            out,
+            "new identities from the {held} network(s) it connected from lately are held"
+        );
+    }
     for (code, side) in seats {
         let said = match resign(&hub, &code, side).await {
             Ok(()) => "resigned".to_string(),
@@ -239,10 +250,14 @@ async fn resign(hub: &Hub, code: &str, side: khet_engine::Color) -> Result<(), S
     }
 }
 
-/// `POST /players/ID/unbar`: the identity may connect again.
+/// `POST /players/ID/unbar`: the identity may connect again, and its networks are no longer
+/// held.
 async fn unbar(State(hub): State<Hub>, Path(id): Path<String>) -> Response {
     match hub.store().bar(&id, None).await {
         Ok(true) => {
+            if let Err(e) = hub.release_networks(&id).await {
+                return failed(&e);
+            }
             hub.unbar(&id);
             tracing::info!(player = %id, "let back by the operator");
             format!("player {id} may connect again\n").into_response()

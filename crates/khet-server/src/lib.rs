@@ -10,6 +10,7 @@ pub mod cluster;
 pub mod host;
 mod http;
 pub mod hub;
+pub mod identity;
 pub mod limits;
 pub mod logs;
 pub mod messages;
@@ -60,7 +61,7 @@ async fn upgrade(
     ws.max_message_size(MAX_CLIENT_MESSAGE_BYTES)
         .max_frame_size(MAX_CLIENT_MESSAGE_BYTES)
         .read_buffer_size(2 * MAX_CLIENT_MESSAGE_BYTES)
-        .on_upgrade(move |socket| socket::serve(socket, hub, limits, permit))
+        .on_upgrade(move |socket| socket::serve(socket, hub, limits, permit, addr.ip()))
 }
 
 /// The server's routes.
@@ -124,6 +125,8 @@ pub struct Settings {
     pub tls: Option<tls::Tls>,
     /// Where the operator's commands arrive (`admin`), if anywhere.
     pub admin: Option<std::sync::Arc<admin::Socket>>,
+    /// Who may play rated, how often a pair, and how long a bar holds a network.
+    pub identity: identity::IdentityPolicy,
 }
 
 impl Default for Settings {
@@ -134,6 +137,7 @@ impl Default for Settings {
             cluster: None,
             tls: None,
             admin: None,
+            identity: identity::IdentityPolicy::default(),
         }
     }
 }
@@ -162,7 +166,13 @@ pub async fn serve(
         }
         None => (None, None),
     };
-    let hub = Hub::new(store.clone(), settings.abandon_grace, cluster);
+    let hub = Hub::with_policy(
+        store.clone(),
+        settings.abandon_grace,
+        cluster,
+        settings.identity,
+    );
+    tokio::spawn(hub.clone().sweep_networks());
     if let Some(incoming) = incoming {
         tokio::spawn(hub.clone().run_cluster(incoming));
     }

@@ -4,6 +4,7 @@
 mod config;
 
 use clap::{Parser, Subcommand};
+use khet_server::identity::IdentityPolicy;
 use khet_server::limits::LimitSettings;
 use khet_server::logs::LogFormat;
 use khet_server::store::Store;
@@ -141,6 +142,17 @@ struct Args {
     /// Seconds a player must be gone before the opponent may claim the game
     #[arg(long, value_name = "SECONDS", default_value_t = khet_protocol::ABANDON_GRACE_MS as f64 / 1000.0)]
     abandon_grace: f64,
+    /// Games (casual ones with a move from each side, or rated) a player must finish before
+    /// playing rated (0: none)
+    #[arg(long, value_name = "GAMES", default_value_t = IdentityPolicy::default().games_before_rated)]
+    games_before_rated: u32,
+    /// Rated games two players may start against each other in 24 hours (0: no limit)
+    #[arg(long, value_name = "GAMES", default_value_t = IdentityPolicy::default().rated_per_pair_per_day)]
+    rated_per_pair_per_day: u32,
+    /// Hours a bar holds new identities from the networks the barred player connected from
+    /// (an IPv4 address, an IPv6 /64), which are kept that long for it (0: none kept or held)
+    #[arg(long, value_name = "HOURS", default_value_t = 24.0)]
+    bar_holds_network: f64,
     /// Serve https and wss with the certificate chain in this PEM file (needs --tls-key)
     #[arg(long, value_name = "FILE", requires = "tls_key")]
     tls_cert: Option<PathBuf>,
@@ -263,6 +275,9 @@ async fn run(args: Args, place: Place, admin_socket: Option<PathBuf>) -> Result<
     if !(1.0..=3_600.0).contains(&args.lease) {
         return Err("--lease is 1 to 3600 seconds".into());
     }
+    if !(0.0..=8_760.0).contains(&args.bar_holds_network) {
+        return Err("--bar-holds-network is 0 to 8760 hours".into());
+    }
     let settings = khet_server::Settings {
         limits: LimitSettings {
             sockets_per_address: args.sockets_per_address,
@@ -300,6 +315,11 @@ async fn run(args: Args, place: Place, admin_socket: Option<PathBuf>) -> Result<
         },
         tls,
         admin,
+        identity: IdentityPolicy {
+            games_before_rated: args.games_before_rated,
+            rated_per_pair_per_day: args.rated_per_pair_per_day,
+            bar_holds_network: Duration::from_secs_f64(args.bar_holds_network * 3600.0),
+        },
     };
     khet_server::serve(listener, store, settings, shutdown())
         .await

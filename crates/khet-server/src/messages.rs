@@ -172,4 +172,7 @@ pub trait RoomHost: Send + Sync {
 
     /// Forgets room (or proxy) `id` of game `code`: it ended, or its game was withdrawn.
     fn remove_room(&self, code: &str, id: u64);
+
+    /// Who may play rated, and how often against the same opponent.
+    fn identity_policy(&self) -> crate::identity::IdentityPolicy;
 }

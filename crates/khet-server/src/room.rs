@@ -2,9 +2,10 @@
 //! it commands on a channel and receive its events on a broadcast; nothing else changes a game,
 //! so its commands are handled one at a time, each stored before it is announced.
 
+use crate::identity;
 use crate::messages::{Attached, Command, Out, Refused, RoomHost};
 use crate::rating;
-use crate::store::{GameRow, PlayerRow, Store, StoreError};
+use crate::store::{GameRow, PairCap, PlayerRow, Store, StoreError};
 use crate::util::now_ms;
 use khet_engine::{Color, Game, GameError, GameResult, parse_position};
 use khet_protocol::{
@@ -354,6 +355,7 @@ impl Room {
                 "this is your own game: send its code to your opponent",
             ));
         }
+        let cap = self.rated_join(&player).await?;
         let n = self.row.event + 1;
         if !self
             .store
@@ -364,14 +366,12 @@ impl Room {
                 &secret_hash,
                 n,
                 now_ms(),
+                cap.as_ref(),
             )
             .await
             .map_err(|e| self.lost(e))?
         {
-            return Err(Refused::new(
-                Refusal::SeatTaken,
-                "this game has both its players",
-            ));
+            return Err(self.not_started(&player, cap.as_ref()).await);
         }
         self.row.players[free.index()] = Some(player.id.clone());
         self.row.secrets[free.index()] = Some(secret_hash);
@@ -396,6 +396,52 @@ impl Room {
         }
         self.update_lobby();
         Ok(free)
+    }
+
+    /// A rated game is joined only by a player who has finished enough games, and starts only
+    /// while the pair has started fewer rated games than the day's cap: the cap, if any, for
+    /// the store to check as the game starts.
+    async fn rated_join(&mut self, player: &PlayerRow) -> Result<Option<PairCap>, Refused> {
+        if !self.row.rated {
+            return Ok(None);
+        }
+        let policy = self.host.identity_policy();
+        if policy.games_before_rated > 0 {
+            let finished = self
+                .store
+                .finished_games(&player.id)
+                .await
+                .map_err(|e| self.lost(e))?;
+            policy.newcomer(finished)?;
+        }
+        let opponent = self.row.players.iter().flatten().next();
+        Ok(match opponent {
+            Some(opponent) if policy.rated_per_pair_per_day > 0 => Some(PairCap {
+                opponent: opponent.clone(),
+                games: policy.rated_per_pair_per_day,
+                since_ms: now_ms().saturating_sub(identity::DAY_MS),
+            }),
+            _ => None,
+        })
+    }
+
+    /// Why a join did not start the game: the pair's cap, if it was reached, or the seat taken.
+    async fn not_started(&mut self, player: &PlayerRow, cap: Option<&PairCap>) -> Refused {
+        if let Some(cap) = cap {
+            let started = self
+                .store
+                .rated_between(&player.id, &cap.opponent, cap.since_ms)
+                .await;
+            match started {
+                Ok(n) if n >= i64::from(cap.games) => {
+                    let name = self.players.iter().flatten().next().map_or("", |p| &p.name);
+                    return identity::pair_refusal(n, name);
+                }
+                Ok(_) => {}
+                Err(e) => return self.lost(e),
+            }
+        }
+        Refused::new(Refusal::SeatTaken, "this game has both its players")
     }
 
     fn attach(
@@ -778,8 +824,20 @@ impl Room {
     /// Stores the end (and the new ratings), then announces it.
     async fn finish(&mut self, result: GameResult) -> Result<(), Refused> {
         let clocks_ms = self.clocks().map_or(self.clocks_ms, |c| c.remaining_ms);
-        let changes = match (&self.players, self.row.rated) {
-            ([Some(silver), Some(red)], true) => rating::after(silver, red, result),
+        let changes = match self.stored_players().await? {
+            Some([silver, red]) if self.row.rated => {
+                let changes = rating::after(&silver, &red, result);
+                self.players = [Some(silver), Some(red)];
+                changes
+            }
+            _ => Vec::new(),
+        };
+        // A casual game counts towards playing rated once each side has moved: one resigned at
+        // once proves nothing.
+        let casual = match (&self.row.players, self.row.rated) {
+            ([Some(silver), Some(red)], false) if self.game.turns().len() >= 2 => {
+                vec![silver.clone(), red.clone()]
+            }
             _ => Vec::new(),
         };
         let n = self.row.event + 1;
@@ -793,6 +851,7 @@ impl Room {
                 n,
                 now_ms(),
                 &changes,
+                &casual,
             )
             .await
             .map_err(|e| self.lost(e))?;
@@ -827,6 +886,21 @@ impl Room {
             },
         );
         Ok(())
+    }
+
+    /// Both players as stored now, for a rated game's end: the rows the room was given are
+    /// those of the players' hellos, older than any rated game they finished since on the same
+    /// connection, and a rating worked out from them would undo those games' changes.
+    async fn stored_players(&mut self) -> Result<Option<[PlayerRow; 2]>, Refused> {
+        let [Some(silver), Some(red)] = self.row.players.clone() else {
+            return Ok(None);
+        };
+        if !self.row.rated {
+            return Ok(None);
+        }
+        let silver = self.store.player(&silver).await.map_err(|e| self.lost(e))?;
+        let red = self.store.player(&red).await.map_err(|e| self.lost(e))?;
+        Ok(silver.zip(red).map(|(silver, red)| [silver, red]))
     }
 
     /// The creator withdraws a game nobody has joined: it is deleted, and its code is unknown

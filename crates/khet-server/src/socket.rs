@@ -59,9 +59,17 @@ struct Session {
 }
 
 /// Serves one connection until it closes.
-pub async fn serve(mut socket: WebSocket, hub: Hub, limits: Arc<Limits>, _permit: Permit) {
+/// `ip` is the client's address, of which only its network is kept ([`crate::identity`]).
+pub async fn serve(
+    mut socket: WebSocket,
+    hub: Hub,
+    limits: Arc<Limits>,
+    _permit: Permit,
+    ip: std::net::IpAddr,
+) {
     let _counted = crate::metrics::Connection::open();
-    let Some((player, views)) = hello(&mut socket, &hub).await else {
+    let network = crate::identity::network(ip);
+    let Some((player, views)) = hello(&mut socket, &hub, &network).await else {
         return;
     };
     let mut session = Session {
@@ -117,7 +125,11 @@ async fn close(socket: &mut WebSocket, why: &'static str) {
 
 /// Waits for `hello` and answers `welcome`; `None` if the client said anything else. With the
 /// player, whether the client asked for views.
-async fn hello(socket: &mut WebSocket, hub: &Hub) -> Option<(crate::store::PlayerRow, bool)> {
+async fn hello(
+    socket: &mut WebSocket,
+    hub: &Hub,
+    network: &str,
+) -> Option<(crate::store::PlayerRow, bool)> {
     let first = match timeout(HELLO_WAIT, socket.recv()).await {
         Ok(Some(Ok(Message::Text(text)))) => text,
         Ok(Some(Ok(_))) => {
@@ -165,10 +177,14 @@ async fn hello(socket: &mut WebSocket, hub: &Hub) -> Option<(crate::store::Playe
             return None;
         }
     };
-    let player = match hub.player(&identity, &name).await {
+    let player = match hub.player(&identity, &name, Some(network)).await {
         Ok(crate::hub::Admitted::Player(player)) => player,
         Ok(crate::hub::Admitted::Barred(reason)) => {
             let why = format!("the server's operator has barred you: {reason}");
+            refuse_and_close(socket, Refusal::Barred, &why).await;
+            return None;
+        }
+        Ok(crate::hub::Admitted::Held(why)) => {
             refuse_and_close(socket, Refusal::Barred, &why).await;
             return None;
         }

@@ -13,13 +13,18 @@ use std::fmt;
 use std::path::Path;
 
 /// The schema's steps, built into the program.
-const MIGRATIONS: [(i64, &str, &str); 3] = [
+const MIGRATIONS: [(i64, &str, &str); 4] = [
     (1, "games", include_str!("../migrations/0001_games.sql")),
     (2, "leases", include_str!("../migrations/0002_leases.sql")),
     (
         3,
         "operator",
         include_str!("../migrations/0003_operator.sql"),
+    ),
+    (
+        4,
+        "identities",
+        include_str!("../migrations/0004_identities.sql"),
     ),
 ];
 
@@ -285,6 +290,17 @@ pub struct RatingChange {
     pub rating: Glicko2Rating,
 }
 
+/// A limit on the rated games a joiner may start against its opponent: fewer than `games`
+/// since `since_ms` ([`crate::identity::IdentityPolicy::rated_per_pair_per_day`]).
+pub struct PairCap {
+    /// The opponent's id.
+    pub opponent: String,
+    /// The most rated games started since `since_ms`.
+    pub games: u32,
+    /// Unix milliseconds.
+    pub since_ms: u64,
+}
+
 /// Both clocks and the event number of game `code`, in a transaction, if lease `token` still
 /// holds it. Made first in each transaction, so that PostgreSQL locks the game's row against a
 /// takeover until the commit.
@@ -528,7 +544,10 @@ impl Store {
         Ok(())
     }
 
-    /// The second player takes the free seat: the game starts. False if it was not open.
+    /// The second player takes the free seat: the game starts. False if it was not open, or
+    /// if `cap` is given and `player` has started that many rated games against its opponent
+    /// since its time (the count made in the same statement, so that joins at once do not all
+    /// pass it).
     pub async fn start_game(
         &self,
         code: &str,
@@ -537,13 +556,17 @@ impl Store {
         secret_hash: &str,
         event: u64,
         now_ms: u64,
+        cap: Option<&PairCap>,
     ) -> Result<bool> {
         // Exactly one seat is free; COALESCE fills that one.
         let done = sqlx::query(
             "UPDATE games SET silver_player = COALESCE(silver_player, $1), red_player = \
              COALESCE(red_player, $1), silver_secret = COALESCE(silver_secret, $2), red_secret \
              = COALESCE(red_secret, $2), status = 'playing', event = $3, started_ms = $4 WHERE \
-             code = $5 AND status = 'open' AND lease_token = $6",
+             code = $5 AND status = 'open' AND lease_token = $6 AND ($7 = 0 OR (SELECT \
+             COUNT(*) FROM games p WHERE p.rated = 1 AND p.started_ms >= $8 AND \
+             ((p.silver_player = $1 AND p.red_player = $9) OR (p.silver_player = $9 AND \
+             p.red_player = $1))) < $7)",
         )
         .bind(player)
         .bind(secret_hash)
@@ -551,9 +574,104 @@ impl Store {
         .bind(ms(now_ms))
         .bind(code)
         .bind(token)
+        .bind(cap.map_or(0, |c| i64::from(c.games)))
+        .bind(ms(cap.map_or(0, |c| c.since_ms)))
+        .bind(cap.map_or("", |c| c.opponent.as_str()))
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// The rated games players `a` and `b` started against each other since `since_ms`.
+    pub async fn rated_between(&self, a: &str, b: &str, since_ms: u64) -> Result<i64> {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM games WHERE rated = 1 AND started_ms >= $1 AND \
+             ((silver_player = $2 AND red_player = $3) OR (silver_player = $3 AND red_player = \
+             $2))",
+        )
+        .bind(ms(since_ms))
+        .bind(a)
+        .bind(b)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(n)
+    }
+
+    /// The games player `id` finished that count towards playing rated: its rated games, and
+    /// its casual ones with a move from each side (0 for no such player).
+    pub async fn finished_games(&self, id: &str) -> Result<i64> {
+        let n: Option<i64> =
+            sqlx::query_scalar("SELECT games + casual_games FROM players WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(n.unwrap_or(0))
+    }
+
+    /// Player `id` connected from `network` at `now_ms` (kept until [`Store::forget_networks`]).
+    pub async fn seen_on(&self, id: &str, network: &str, now_ms: u64) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO player_networks (player, network, last_ms) VALUES ($1, $2, $3) ON \
+             CONFLICT (player, network) DO UPDATE SET last_ms = excluded.last_ms",
+        )
+        .bind(id)
+        .bind(network)
+        .bind(ms(now_ms))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Holds, until `until_ms`, every network player `id` connected from since `since_ms`: no
+    /// new identity is made from them. How many.
+    pub async fn hold_networks(&self, id: &str, since_ms: u64, until_ms: u64) -> Result<u64> {
+        // SQLite reads `SELECT … ON CONFLICT` as a join unless the SELECT has a WHERE.
+        let done = sqlx::query(
+            "INSERT INTO held_networks (network, player, until_ms) SELECT network, player, $1 \
+             FROM player_networks WHERE player = $2 AND last_ms >= $3 ON CONFLICT (network, \
+             player) DO UPDATE SET until_ms = excluded.until_ms",
+        )
+        .bind(ms(until_ms))
+        .bind(id)
+        .bind(ms(since_ms))
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Lets go of the networks held for player `id` (let back by the operator).
+    pub async fn release_networks(&self, id: &str) -> Result<()> {
+        sqlx::query("DELETE FROM held_networks WHERE player = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Until when `network` is held at `now_ms`, if it is.
+    pub async fn held_until(&self, network: &str, now_ms: u64) -> Result<Option<u64>> {
+        let until: Option<i64> = sqlx::query_scalar(
+            "SELECT MAX(until_ms) FROM held_networks WHERE network = $1 AND until_ms > $2",
+        )
+        .bind(network)
+        .bind(ms(now_ms))
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(until.map(unms))
+    }
+
+    /// Deletes the networks players were seen on before `seen_before_ms`, and the holds that
+    /// ran out by `now_ms`.
+    pub async fn forget_networks(&self, seen_before_ms: u64, now_ms: u64) -> Result<()> {
+        sqlx::query("DELETE FROM player_networks WHERE last_ms < $1")
+            .bind(ms(seen_before_ms))
+            .execute(&self.pool)
+            .await?;
+        sqlx::query("DELETE FROM held_networks WHERE until_ms <= $1")
+            .bind(ms(now_ms))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// A move, with both clocks after it and the event's number.
@@ -616,7 +734,8 @@ impl Store {
         fenced(&done)
     }
 
-    /// The end of a game, with both players' new ratings if it was rated.
+    /// The end of a game, with both players' new ratings if it was rated, and the players whose
+    /// casual games it counts as one more if it was casual.
     pub async fn finish(
         &self,
         code: &str,
@@ -626,6 +745,7 @@ impl Store {
         event: u64,
         now_ms: u64,
         ratings: &[RatingChange],
+        casual: &[String],
     ) -> Result<()> {
         let json =
             serde_json::to_string(&result).map_err(|e| StoreError::Corrupt(e.to_string()))?;
@@ -656,6 +776,12 @@ impl Store {
             .bind(&change.id)
             .execute(&mut *tx)
             .await?;
+        }
+        for id in casual {
+            sqlx::query("UPDATE players SET casual_games = casual_games + 1 WHERE id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
         }
         tx.commit().await?;
         Ok(())

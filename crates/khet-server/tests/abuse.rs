@@ -56,6 +56,29 @@ fn a_bad_hello_is_refused_and_the_connection_closed(backend: Backend) {
     );
     refused_hello(&server, &hello(VERSION, &id, ""), Refusal::BadName);
     refused_hello(&server, &hello(VERSION, &id, "Ada\u{0}"), Refusal::BadName);
+    // Names that read as another's: a right-to-left override, isolates, zero-width characters.
+    for name in [
+        "Ada\u{202E}ecivoN",
+        "\u{2066}Ada\u{2069}",
+        "A\u{200B}da",
+        "A\u{200D}da",
+        "Ada\u{2060}",
+        "\u{FEFF}Ada",
+        "Ad\u{00AD}a",
+    ] {
+        let mut socket = raw(&server);
+        socket
+            .send(Message::text(hello(VERSION, &id, name)))
+            .unwrap();
+        let answer = next_text(&mut socket).unwrap_or_else(|| panic!("{name:?}: no answer"));
+        match ServerMsg::from_json(&answer) {
+            Ok(ServerMsg::Refused {
+                code: Refusal::BadName,
+                reason,
+            }) => assert!(reason.contains("invisible formatting"), "{reason}"),
+            other => panic!("{name:?} was taken: {other:?}"),
+        }
+    }
     refused_hello(
         &server,
         &hello(VERSION, &id, &"n".repeat(25)),

@@ -46,10 +46,12 @@ fn silver_wins() -> GameResult {
 #[test]
 fn players_on_two_nodes_finish_a_game_and_a_spectator_on_a_third_sees_every_move() {
     let db = Db::new(Backend::Postgres, "two_nodes");
+    // Fresh identities play rated at once here: the newcomers' rule is tests/identity.rs's.
+    let rated_at_once = ["--games-before-rated", "0"];
     let (a, b, c) = (
-        node(&db, "a", "10"),
-        node(&db, "b", "10"),
-        node(&db, "c", "10"),
+        node_with(&db, "a", "10", &rated_at_once),
+        node_with(&db, "b", "10", &rated_at_once),
+        node_with(&db, "c", "10", &rated_at_once),
     );
     let mut silver = Client::connect(&a.url, "Silver on A");
     let code = silver.create(NewGame {

@@ -99,7 +99,11 @@ fn one_node_at_a_time_and_the_one_that_lost_writes_nothing(backend: Backend) {
         let draw = khet_engine::GameResult::Draw {
             reason: khet_engine::DrawReason::Agreement,
         };
-        fenced(store.finish("fencegam", 1, draw, [1, 1], 1, 2, &[]).await);
+        fenced(
+            store
+                .finish("fencegam", 1, draw, [1, 1], 1, 2, &[], &[])
+                .await,
+        );
         assert!(store.moves("fencegam").await.unwrap().is_empty());
         let row = store.game("fencegam").await.unwrap().unwrap();
         assert_eq!((row.event, row.status), (0, Status::Playing));

@@ -138,7 +138,8 @@ fn resignation_agreement_repetition_and_the_flag_end_games(backend: Backend) {
 
 fn take_backs_in_casual_games_only(backend: Backend) {
     let data = Db::new(backend, "takeback");
-    let server = Server::start(&data, 0, &[]);
+    // Fresh identities play rated at once here: the newcomers' rule is tests/identity.rs's.
+    let server = Server::start(&data, 0, &["--games-before-rated", "0"]);
     let (mut silver, mut red, _) = pair(&server.url, casual());
     red.refused(&ClientMsg::RequestTakeback, Refusal::NotNow);
     play_line(
@@ -173,7 +174,8 @@ fn take_backs_in_casual_games_only(backend: Backend) {
 
 fn rated_games_change_ratings_and_fill_the_leaderboard(backend: Backend) {
     let data = Db::new(backend, "rated");
-    let server = Server::start(&data, 0, &[]);
+    // Fresh identities play rated at once here: the newcomers' rule is tests/identity.rs's.
+    let server = Server::start(&data, 0, &["--games-before-rated", "0"]);
     let rated = NewGame {
         rated: true,
         ..casual()

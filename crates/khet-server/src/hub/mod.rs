@@ -3,6 +3,7 @@
 //! store and taken up (`loading`), the seats a client asks for before it plays (`seats`), the
 //! lobby of open games (`lobby`), and the node's life among the others (`nodes`).
 
+mod holds;
 mod loading;
 mod lobby;
 mod nodes;
@@ -11,6 +12,7 @@ mod seats;
 pub use seats::Admitted;
 
 use crate::cluster::{self, Broker};
+use crate::identity::IdentityPolicy;
 use crate::messages::{Command, RoomHost};
 use crate::remote::Followers;
 use crate::room::Room;
@@ -97,6 +99,8 @@ struct Inner {
     /// Players the operator barred while this node ran: their open connections here are
     /// closed at their next message (a new one is refused at its hello, from the store).
     barred: Mutex<std::collections::HashSet<String>>,
+    /// Who may play rated, how often a pair, and how long a bar holds a network.
+    policy: IdentityPolicy,
 }
 
 /// The server's live games; cheap to clone.
@@ -109,6 +113,16 @@ impl Hub {
     /// A hub over `store`, with no rooms yet; `grace` is how long a player must be gone before
     /// the other may claim the game; `cluster` when this node is one of several.
     pub fn new(store: Store, grace: std::time::Duration, cluster: Option<Cluster>) -> Hub {
+        Hub::with_policy(store, grace, cluster, IdentityPolicy::default())
+    }
+
+    /// A hub as [`Hub::new`] makes one, with `policy` for identities.
+    pub fn with_policy(
+        store: Store,
+        grace: std::time::Duration,
+        cluster: Option<Cluster>,
+        policy: IdentityPolicy,
+    ) -> Hub {
         let (lobby_tx, _) = watch::channel(lobby_json(&Lobby::new()));
         let node = cluster
             .as_ref()
@@ -130,6 +144,7 @@ impl Hub {
                 lobby: Mutex::new(Lobby::new()),
                 lobby_tx,
                 barred: Mutex::new(std::collections::HashSet::new()),
+                policy,
             }),
         }
     }
@@ -277,5 +292,9 @@ impl RoomHost for Hub {
 
     fn remove_room(&self, code: &str, id: u64) {
         Hub::remove_room(self, code, id);
+    }
+
+    fn identity_policy(&self) -> IdentityPolicy {
+        self.inner.policy
     }
 }

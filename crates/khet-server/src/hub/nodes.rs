@@ -445,7 +445,10 @@ mod tests {
     use khet_protocol::{NewGame, SeatChoice, ServerMsg};
 
     async fn player(hub: &Hub, identity: char, name: &str) -> PlayerRow {
-        match hub.player(&identity.to_string().repeat(32), name).await {
+        match hub
+            .player(&identity.to_string().repeat(32), name, None)
+            .await
+        {
             Ok(Admitted::Player(p)) => p,
             _ => panic!("no player {name}"),
         }

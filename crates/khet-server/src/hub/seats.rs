@@ -14,6 +14,9 @@ use tokio::sync::{mpsc, oneshot};
 impl Hub {
     /// Creates a game for `creator`.
     pub async fn create(&self, creator: &PlayerRow, new: &NewGame) -> Result<Seat, Refused> {
+        if new.rated {
+            self.may_play_rated(creator).await?;
+        }
         let setup = Setup::builtin(&new.setup)
             .map_err(|e| Refused::new(Refusal::BadGame, e.to_string()))?;
         if let Some(clock) = new.clock {
@@ -121,6 +124,9 @@ impl Hub {
         clock: Option<ClockSpec>,
         rated: bool,
     ) -> Result<Seat, Refused> {
+        if rated {
+            self.may_play_rated(player).await?;
+        }
         let _pairing = self.inner.pairing.lock().await;
         let candidates: Vec<String> = self
             .whole_lobby()
@@ -131,8 +137,9 @@ impl Hub {
         for code in candidates {
             match self.join(&code, player).await {
                 Ok(seat) => return Ok(seat),
+                // `not_now`: this pair has played its rated games of the day; the next one.
                 Err(Refused {
-                    code: Refusal::SeatTaken | Refusal::UnknownGame,
+                    code: Refusal::SeatTaken | Refusal::UnknownGame | Refusal::NotNow,
                     ..
                 }) => {}
                 Err(e) => return Err(e),
@@ -171,13 +178,40 @@ impl Hub {
         Ok((room, attached))
     }
 
+    /// Refused if `player` has not finished the games a rated game needs.
+    async fn may_play_rated(&self, player: &PlayerRow) -> Result<(), Refused> {
+        let policy = self.inner.policy;
+        if policy.games_before_rated == 0 {
+            return Ok(());
+        }
+        let finished = self.inner.store.finished_games(&player.id).await?;
+        policy.newcomer(finished)
+    }
+
     /// The player of an installation's identity, made on first sight; a new name is kept.
-    pub async fn player(&self, identity: &str, name: &str) -> Result<Admitted, StoreError> {
+    /// `network` is where it connects from ([`crate::identity::network`]): kept a while, for a
+    /// bar to hold, and no new identity is made from one a bar holds.
+    pub async fn player(
+        &self,
+        identity: &str,
+        name: &str,
+        network: Option<&str>,
+    ) -> Result<Admitted, StoreError> {
         let hash = secret::hash(identity);
+        let keep_networks = self.inner.policy.hold_ms() > 0;
+        let network = network.filter(|_| keep_networks);
         if let Some(mut player) = self.inner.store.player_by_identity(&hash).await? {
             let standing = self.inner.store.standing(&player.id).await?;
             let standing = standing.unwrap_or_default();
+            if let Some(network) = network {
+                self.inner
+                    .store
+                    .seen_on(&player.id, network, now_ms())
+                    .await?;
+            }
             if let Some(reason) = standing.barred {
+                // Tried from here: its new identities are held here too.
+                self.hold_networks(&player.id).await?;
                 return Ok(Admitted::Barred(reason));
             }
             if player.name != name && !standing.named_by_operator {
@@ -185,6 +219,12 @@ impl Hub {
                 player.name = name.to_string();
             }
             return Ok(Admitted::Player(player));
+        }
+        if let Some(network) = network {
+            let now = now_ms();
+            if let Some(until) = self.inner.store.held_until(network, now).await? {
+                return Ok(Admitted::Held(crate::identity::held(until, now)));
+            }
         }
         let player = PlayerRow {
             id: secret::new_code().map_err(StoreError::System)?,
@@ -196,6 +236,12 @@ impl Hub {
             .store
             .insert_player(&player, &hash, now_ms())
             .await?;
+        if let Some(network) = network {
+            self.inner
+                .store
+                .seen_on(&player.id, network, now_ms())
+                .await?;
+        }
         Ok(Admitted::Player(player))
     }
 }
@@ -206,6 +252,8 @@ pub enum Admitted {
     Player(PlayerRow),
     /// Barred, with the operator's reason.
     Barred(String),
+    /// A new identity from a network a bar holds, with what it is told.
+    Held(String),
 }
 
 fn gone(code: &str) -> Refused {
