@@ -60,7 +60,7 @@ async fn upgrade(
     ws.max_message_size(MAX_CLIENT_MESSAGE_BYTES)
         .max_frame_size(MAX_CLIENT_MESSAGE_BYTES)
         .read_buffer_size(2 * MAX_CLIENT_MESSAGE_BYTES)
-        .on_upgrade(move |socket| socket::serve(socket, hub, limits, permit))
+        .on_upgrade(move |socket| socket::serve(socket, hub, limits, permit, addr.ip()))
 }
 
 /// The server's routes.
@@ -124,6 +124,8 @@ pub struct Settings {
     pub tls: Option<tls::Tls>,
     /// Where the operator's commands arrive (`admin`), if anywhere.
     pub admin: Option<std::sync::Arc<admin::Socket>>,
+    /// The bounds on games waiting for an opponent.
+    pub open_games: hub::OpenGameSettings,
 }
 
 impl Default for Settings {
@@ -134,6 +136,7 @@ impl Default for Settings {
             cluster: None,
             tls: None,
             admin: None,
+            open_games: hub::OpenGameSettings::default(),
         }
     }
 }
@@ -162,11 +165,16 @@ pub async fn serve(
         }
         None => (None, None),
     };
-    let hub = Hub::new(store.clone(), settings.abandon_grace, cluster);
+    let hub = Hub::new(
+        store.clone(),
+        settings.abandon_grace,
+        cluster,
+        settings.open_games,
+    );
     if let Some(incoming) = incoming {
         tokio::spawn(hub.clone().run_cluster(incoming));
     }
-    let resumed = hub.resume_games().await?;
+    let resumed = hub.resume_games(true).await?;
     if resumed > 0 {
         tracing::info!(games = resumed, "took up the unfinished games");
     }

@@ -172,4 +172,10 @@ pub trait RoomHost: Send + Sync {
 
     /// Forgets room (or proxy) `id` of game `code`: it ended, or its game was withdrawn.
     fn remove_room(&self, code: &str, id: u64);
+
+    /// How long an open game waits for its creator to come back before it is withdrawn.
+    fn withdraw_after(&self) -> Duration;
+
+    /// Game `code` no longer waits for an opponent (it started, or was withdrawn).
+    fn not_open(&self, code: &str);
 }

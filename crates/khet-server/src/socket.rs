@@ -56,10 +56,18 @@ struct Session {
     heard: Instant,
     /// The page's views of its game, if its hello asked for them.
     views: Option<crate::views::Views>,
+    /// The client's address, which the caps on open games count by.
+    address: std::net::IpAddr,
 }
 
-/// Serves one connection until it closes.
-pub async fn serve(mut socket: WebSocket, hub: Hub, limits: Arc<Limits>, _permit: Permit) {
+/// Serves one connection, from `address`, until it closes.
+pub async fn serve(
+    mut socket: WebSocket,
+    hub: Hub,
+    limits: Arc<Limits>,
+    _permit: Permit,
+    address: std::net::IpAddr,
+) {
     let _counted = crate::metrics::Connection::open();
     let Some((player, views)) = hello(&mut socket, &hub).await else {
         return;
@@ -74,6 +82,7 @@ pub async fn serve(mut socket: WebSocket, hub: Hub, limits: Arc<Limits>, _permit
         bad: 0,
         heard: Instant::now(),
         views: views.then(crate::views::Views::default),
+        address,
     };
     session.run().await;
     session.unfollow().await;
@@ -339,7 +348,10 @@ impl Session {
                 Next::Continue
             }
             ClientMsg::Create(new) => {
-                let seat = self.hub.create(&self.player, &new).await;
+                let seat = self
+                    .hub
+                    .create(&self.player, &new, Some(self.address))
+                    .await;
                 self.seated(seat).await
             }
             ClientMsg::Join { code } => {
@@ -350,7 +362,8 @@ impl Session {
                 self.seated(seat).await
             }
             ClientMsg::Seek { clock, rated } => {
-                let seat = self.hub.seek(&self.player, clock, rated).await;
+                let from = Some(self.address);
+                let seat = self.hub.seek(&self.player, clock, rated, from).await;
                 self.seated(seat).await
             }
             ClientMsg::Play {

@@ -6,8 +6,10 @@
 mod loading;
 mod lobby;
 mod nodes;
+mod open;
 mod seats;
 
+pub use open::{OpenGameSettings, address_key};
 pub use seats::Admitted;
 
 use crate::cluster::{self, Broker};
@@ -97,6 +99,9 @@ struct Inner {
     /// Players the operator barred while this node ran: their open connections here are
     /// closed at their next message (a new one is refused at its hello, from the store).
     barred: Mutex<std::collections::HashSet<String>>,
+    /// The bounds on open games, and this node's open games by creator and address.
+    open_games: OpenGameSettings,
+    openers: Mutex<open::Openers>,
 }
 
 /// The server's live games; cheap to clone.
@@ -107,8 +112,14 @@ pub struct Hub {
 
 impl Hub {
     /// A hub over `store`, with no rooms yet; `grace` is how long a player must be gone before
-    /// the other may claim the game; `cluster` when this node is one of several.
-    pub fn new(store: Store, grace: std::time::Duration, cluster: Option<Cluster>) -> Hub {
+    /// the other may claim the game; `cluster` when this node is one of several; `open_games`
+    /// bounds the games waiting for an opponent.
+    pub fn new(
+        store: Store,
+        grace: std::time::Duration,
+        cluster: Option<Cluster>,
+        open_games: OpenGameSettings,
+    ) -> Hub {
         let (lobby_tx, _) = watch::channel(lobby_json(&Lobby::new()));
         let node = cluster
             .as_ref()
@@ -130,6 +141,8 @@ impl Hub {
                 lobby: Mutex::new(Lobby::new()),
                 lobby_tx,
                 barred: Mutex::new(std::collections::HashSet::new()),
+                open_games,
+                openers: Mutex::new(open::Openers::default()),
             }),
         }
     }
@@ -222,6 +235,7 @@ impl Hub {
         let mut rooms = lock(&self.inner.rooms);
         if rooms.get(code).is_some_and(|live| live.id == id) {
             rooms.remove(code);
+            self.not_open(code);
         }
     }
 
@@ -262,7 +276,12 @@ fn hub_for_test(name: &str) -> (tokio::runtime::Runtime, Hub, std::path::PathBuf
         .build()
         .unwrap();
     let store = runtime.block_on(Store::open_folder(&dir)).unwrap();
-    let hub = Hub::new(store, Duration::from_secs(60), None);
+    let hub = Hub::new(
+        store,
+        Duration::from_secs(60),
+        None,
+        OpenGameSettings::default(),
+    );
     (runtime, hub, dir)
 }
 
@@ -277,5 +296,13 @@ impl RoomHost for Hub {
 
     fn remove_room(&self, code: &str, id: u64) {
         Hub::remove_room(self, code, id);
+    }
+
+    fn withdraw_after(&self) -> Duration {
+        Hub::withdraw_after(self)
+    }
+
+    fn not_open(&self, code: &str) {
+        Hub::not_open(self, code);
     }
 }
