@@ -380,7 +380,13 @@ fn the_json_log_tells_of_each_game_created_and_ended_and_holds_no_secret() {
         &["--log-format", "json", "--log-level", "info"],
         &log,
     );
-    let (mut silver, red, code) = two_players(&server);
+    // Listed: an unlisted game's code is its secret, and the log names it by a tag
+    // (tests/private.rs).
+    let listed = khet_protocol::NewGame {
+        listed: true,
+        ..casual()
+    };
+    let (mut silver, red, code) = pair(&server.url, listed);
     silver.send(&ClientMsg::Resign);
     silver.wait_result();
     let secrets = [
