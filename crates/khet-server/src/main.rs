@@ -145,7 +145,8 @@ struct Args {
     /// Games one player may have waiting for an opponent at once
     #[arg(long, default_value_t = OpenGameSettings::default().per_player)]
     open_games_per_player: u32,
-    /// Games the players of one address (an IPv6 /64) may have waiting for an opponent at once
+    /// Games the players of one address (for IPv6, its 64-bit prefix) may have waiting for an
+    /// opponent at once
     #[arg(long, default_value_t = OpenGameSettings::default().per_address)]
     open_games_per_address: u32,
     /// Seconds a game waiting for an opponent is kept once its creator is gone; then it is
