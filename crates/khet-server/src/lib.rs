@@ -127,6 +127,8 @@ pub struct Settings {
     pub admin: Option<std::sync::Arc<admin::Socket>>,
     /// Who may play rated, how often a pair, and how long a bar holds a network.
     pub identity: identity::IdentityPolicy,
+    /// The bounds on games waiting for an opponent.
+    pub open_games: hub::OpenGameSettings,
 }
 
 impl Default for Settings {
@@ -138,6 +140,7 @@ impl Default for Settings {
             tls: None,
             admin: None,
             identity: identity::IdentityPolicy::default(),
+            open_games: hub::OpenGameSettings::default(),
         }
     }
 }
@@ -170,13 +173,14 @@ pub async fn serve(
         store.clone(),
         settings.abandon_grace,
         cluster,
+        settings.open_games,
         settings.identity,
     );
     tokio::spawn(hub.clone().sweep_networks());
     if let Some(incoming) = incoming {
         tokio::spawn(hub.clone().run_cluster(incoming));
     }
-    let resumed = hub.resume_games().await?;
+    let resumed = hub.resume_games(true).await?;
     if resumed > 0 {
         tracing::info!(games = resumed, "took up the unfinished games");
     }

@@ -4,6 +4,7 @@
 mod config;
 
 use clap::{Parser, Subcommand};
+use khet_server::hub::OpenGameSettings;
 use khet_server::identity::IdentityPolicy;
 use khet_server::limits::LimitSettings;
 use khet_server::logs::LogFormat;
@@ -153,6 +154,17 @@ struct Args {
     /// (an IPv4 address, an IPv6 /64), which are kept that long for it (0: none kept or held)
     #[arg(long, value_name = "HOURS", default_value_t = 24.0)]
     bar_holds_network: f64,
+    /// Games one player may have waiting for an opponent at once
+    #[arg(long, default_value_t = OpenGameSettings::default().per_player)]
+    open_games_per_player: u32,
+    /// Games the players of one address (for IPv6, its 64-bit prefix) may have waiting for an
+    /// opponent at once
+    #[arg(long, default_value_t = OpenGameSettings::default().per_address)]
+    open_games_per_address: u32,
+    /// Seconds a game waiting for an opponent is kept once its creator is gone; then it is
+    /// withdrawn (and at a start, older ones are withdrawn instead of loaded)
+    #[arg(long, value_name = "SECONDS", default_value_t = OpenGameSettings::default().withdraw_after.as_secs_f64())]
+    withdraw_open_after: f64,
     /// Serve https and wss with the certificate chain in this PEM file (needs --tls-key)
     #[arg(long, value_name = "FILE", requires = "tls_key")]
     tls_cert: Option<PathBuf>,
@@ -278,6 +290,9 @@ async fn run(args: Args, place: Place, admin_socket: Option<PathBuf>) -> Result<
     if !(0.0..=8_760.0).contains(&args.bar_holds_network) {
         return Err("--bar-holds-network is 0 to 8760 hours".into());
     }
+    if !(0.0..=604_800.0).contains(&args.withdraw_open_after) {
+        return Err("--withdraw-open-after is 0 to 604800 seconds (a week)".into());
+    }
     let settings = khet_server::Settings {
         limits: LimitSettings {
             sockets_per_address: args.sockets_per_address,
@@ -285,6 +300,11 @@ async fn run(args: Args, place: Place, admin_socket: Option<PathBuf>) -> Result<
             messages_per_second: args.messages_per_second,
         },
         abandon_grace: Duration::from_secs_f64(args.abandon_grace),
+        open_games: OpenGameSettings {
+            per_player: args.open_games_per_player,
+            per_address: args.open_games_per_address,
+            withdraw_after: Duration::from_secs_f64(args.withdraw_open_after),
+        },
         cluster: match args.broker {
             Some(broker) => {
                 let node = match args.node {

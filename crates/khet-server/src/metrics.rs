@@ -165,8 +165,9 @@ fn metric(out: &mut String, name: &str, kind: &str, help: &str, value: impl std:
     );
 }
 
-/// The counters in Prometheus' text format, with the hub's own gauges.
-pub fn render(live_games: usize, open_games: usize) -> String {
+/// The counters in Prometheus' text format, with the hub's own gauges: games live, in the lobby,
+/// and waiting for an opponent (listed or not). Counts only: no game's code is ever a label.
+pub fn render(live_games: usize, open_games: usize, waiting_games: usize) -> String {
     let m = &METRICS;
     let mut out = String::new();
     let get = |a: &AtomicU64| a.load(Relaxed);
@@ -197,6 +198,14 @@ pub fn render(live_games: usize, open_games: usize) -> String {
         "gauge",
         "Games in the lobby, waiting for an opponent.",
         open_games,
+    );
+    metric(
+        &mut out,
+        "khet_games_waiting",
+        "gauge",
+        "Games of this node waiting for an opponent, listed or not (bounded per player and \
+         address).",
+        waiting_games,
     );
     metric(
         &mut out,

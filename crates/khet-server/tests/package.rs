@@ -348,7 +348,12 @@ fn upgraded_it_keeps_its_games_and_its_settings() {
         Stdio::inherit(),
     );
     let url = format!("ws://{}", server.addr);
-    let (mut silver, mut red, code) = common::pair(&url, common::casual());
+    // Listed, so that the public list shows it after the upgrade.
+    let listed = khet_protocol::NewGame {
+        listed: true,
+        ..common::casual()
+    };
+    let (mut silver, mut red, code) = common::pair(&url, listed);
     let line = common::pharaoh_line();
     common::play_line(&mut silver, &mut red, &mut [], &line[..2]);
     drop((silver, red));

@@ -85,7 +85,8 @@ fn a_browser_watches_a_game_live_moves_beams_clocks_and_result() {
         clock: Some(ClockSpec::minutes(10, 5)),
         color: SeatChoice::Silver,
         rated: false,
-        listed: false,
+        // Listed: the lobby page shows only what is public.
+        listed: true,
     };
     let (mut silver, mut red, code): (Client, Client, String) = pair(&server.url, new);
     let paired = Instant::now();

@@ -298,6 +298,10 @@ fn start_server(args: &[String]) -> Result<(Child, String), String> {
             "1000000",
             "--connects-per-minute",
             "1000000",
+            // Every bot connects from loopback: the caps on games waiting for an opponent
+            // would count them all as one household.
+            "--open-games-per-address",
+            "1000000",
         ])
         .stdout(Stdio::piped())
         .spawn()
