@@ -212,3 +212,39 @@ fn backup_and_restore_work_in_folders_named_like_urls() {
     assert!(text(&out).contains(&code), "{}", text(&out));
     drop(server);
 }
+
+/// The server warns at start when its settings file may be read by every user of the machine
+/// (it may hold a database's password), and not when it is its owner's and group's only.
+#[test]
+fn a_settings_file_others_may_read_is_warned_of() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new("settings-mode");
+    let config = dir.0.join("khet-server.conf");
+    let data = dir.0.join("data");
+    std::fs::write(&config, format!("data = {}\n", data.display())).unwrap();
+    let log_of = |mode: u32| {
+        std::fs::set_permissions(&config, std::fs::Permissions::from_mode(mode)).unwrap();
+        let log = dir.0.join(format!("log-{mode:o}"));
+        let args: [&OsStr; 4] = [
+            "--config".as_ref(),
+            config.as_os_str(),
+            "--listen".as_ref(),
+            "127.0.0.1:0".as_ref(),
+        ];
+        // The warning comes before the server says where it listens.
+        let server = Server::run(
+            Path::new(env!("CARGO_BIN_EXE_khet-server")),
+            &args,
+            std::fs::File::create(&log).unwrap().into(),
+        );
+        drop(server);
+        std::fs::read_to_string(&log).unwrap()
+    };
+    let said = log_of(0o644);
+    assert!(
+        said.contains("readable by every user") && said.contains("khet-server.conf"),
+        "{said}"
+    );
+    let said = log_of(0o640);
+    assert!(!said.contains("readable by every user"), "{said}");
+}
