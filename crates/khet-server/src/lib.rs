@@ -19,6 +19,7 @@ mod play;
 pub mod rating;
 pub mod remote;
 pub mod room;
+pub mod seal;
 pub mod secret;
 pub mod serving;
 mod socket;
@@ -106,6 +107,10 @@ pub struct ClusterSettings {
     pub name: String,
     /// This node's name, unique among the nodes.
     pub node: String,
+    /// The secret the nodes share, which seals their messages (`seal`).
+    pub secret: seal::SharedSecret,
+    /// Redis's password, if not in the URL (`--broker-password-file`).
+    pub broker_password: Option<seal::Hidden<String>>,
     /// How long a node's hold on its games lasts without renewal: how soon a surviving node
     /// takes up the games of one that died.
     pub lease: std::time::Duration,
@@ -156,7 +161,7 @@ pub async fn serve(
     let limits = settings.limits;
     let (cluster, incoming) = match &settings.cluster {
         Some(c) => {
-            let (broker, stream) = cluster::Broker::connect(&c.broker, &c.name, &c.node)
+            let (broker, stream) = cluster::Broker::connect(c)
                 .await
                 .map_err(StoreError::Broker)?;
             let (tx, rx) = tokio::sync::mpsc::unbounded_channel();

@@ -112,8 +112,9 @@ struct Args {
     /// The address and port to listen on (port 0: any free port)
     #[arg(long, default_value = "127.0.0.1:7878")]
     listen: SocketAddr,
-    /// Run as one node among several: the Redis server they share, redis://HOST:PORT (needs
-    /// --database, the PostgreSQL they share)
+    /// Run as one node among several: the Redis server they share, redis://HOST:PORT, or
+    /// rediss://HOST:PORT for TLS (needs --database, the PostgreSQL they share, and
+    /// --cluster-secret-file)
     #[arg(long, value_name = "URL", requires = "database")]
     broker: Option<String>,
     /// The cluster's name: nodes of one cluster share it, and clusters sharing one Redis differ
@@ -122,6 +123,14 @@ struct Args {
     /// This node's name among the nodes (default: a new random one at each start)
     #[arg(long, requires = "broker")]
     node: Option<String>,
+    /// The secret the nodes of the cluster share, which signs their messages: this file's
+    /// content, at least 32 bytes (needed with --broker; readable by the server's user only)
+    #[arg(long, value_name = "FILE", requires = "broker")]
+    cluster_secret_file: Option<PathBuf>,
+    /// Redis's password, this file's content (instead of in --broker's URL, which others may
+    /// read on the command line)
+    #[arg(long, value_name = "FILE", requires = "broker")]
+    broker_password_file: Option<PathBuf>,
     /// Seconds a node holds its games without renewing: how soon another node takes up the
     /// games of one that died
     #[arg(
@@ -243,8 +252,16 @@ impl Place {
     }
 }
 
-async fn run(args: Args, place: Place, admin_socket: Option<PathBuf>) -> Result<(), String> {
+async fn run(
+    args: Args,
+    place: Place,
+    admin_socket: Option<PathBuf>,
+    config: Option<PathBuf>,
+) -> Result<(), String> {
     khet_server::logs::init(args.log_format, &args.log_level)?;
+    if let Some(config) = &config {
+        khet_server::seal::warn_if_others_read(config);
+    }
     // Held until the server ends: one server a data folder, and no restore under it.
     let mut _lock = None;
     let (store, where_) = match place {
@@ -324,10 +341,28 @@ async fn run(args: Args, place: Place, admin_socket: Option<PathBuf>) -> Result<
                 {
                     return Err("--cluster is letters, digits and dashes".into());
                 }
+                let secret = args.cluster_secret_file.as_deref().ok_or(
+                    "--broker needs --cluster-secret-file: the secret the nodes share, which \
+                     signs their messages (at least 32 bytes; docs/server.md)",
+                )?;
+                khet_server::seal::warn_if_others_read(secret);
+                let secret = khet_server::seal::SharedSecret::from_file(secret)?;
+                let broker_password = match &args.broker_password_file {
+                    Some(file) => {
+                        khet_server::seal::warn_if_others_read(file);
+                        let bytes = khet_server::seal::read_secret_file(file)?;
+                        let password = String::from_utf8(bytes)
+                            .map_err(|_| format!("{}: not UTF-8 text", file.display()))?;
+                        Some(khet_server::seal::Hidden(password))
+                    }
+                    None => None,
+                };
                 Some(khet_server::ClusterSettings {
                     name: args.cluster,
                     broker,
                     node,
+                    secret,
+                    broker_password,
                     lease: Duration::from_secs_f64(args.lease),
                 })
             }
@@ -429,7 +464,7 @@ fn main() -> ExitCode {
         let admin_socket = place.admin_socket(cli.admin_socket.as_ref());
         match cli.command {
             Some(command) => runtime.block_on(tend(command, place, admin_socket)),
-            None => runtime.block_on(run(cli.serve, place, admin_socket)),
+            None => runtime.block_on(run(cli.serve, place, admin_socket, cli.config)),
         }
     });
     match done {

@@ -36,6 +36,7 @@ pub struct Metrics {
     database_errors: AtomicU64,
     broker_errors: AtomicU64,
     takeovers: AtomicU64,
+    cluster_dropped: AtomicU64,
 }
 
 /// The process's counters.
@@ -54,6 +55,7 @@ pub static METRICS: Metrics = Metrics {
     database_errors: AtomicU64::new(0),
     broker_errors: AtomicU64::new(0),
     takeovers: AtomicU64::new(0),
+    cluster_dropped: AtomicU64::new(0),
 };
 
 /// A player's connection, counted while it lasts.
@@ -132,6 +134,12 @@ pub fn failed(what: &str, e: &StoreError) {
 /// The broker failed (publishing, or its connection lost).
 pub fn broker_failed() {
     METRICS.broker_errors.fetch_add(1, Relaxed);
+}
+
+/// A message heard on the broker was dropped: not sealed by a node of this cluster, or heard
+/// before (`seal`).
+pub fn cluster_message_dropped() {
+    METRICS.cluster_dropped.fetch_add(1, Relaxed);
 }
 
 /// The protocol's name of `code` (`"rate_limited"`), as a label.
@@ -277,6 +285,14 @@ pub fn render(live_games: usize, open_games: usize, waiting_games: usize) -> Str
         "counter",
         "Games of a node gone taken up by this node.",
         get(&m.takeovers),
+    );
+    metric(
+        &mut out,
+        "khet_cluster_messages_dropped_total",
+        "counter",
+        "Messages heard on the broker and dropped: not sealed with this cluster's secret, \
+         outside the time window, or heard already.",
+        get(&m.cluster_dropped),
     );
     out
 }

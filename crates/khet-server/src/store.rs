@@ -355,7 +355,7 @@ impl Store {
         std::fs::create_dir_all(dir)
             .map_err(|e| StoreError::System(format!("{}: {e}", dir.display())))?;
         let file = dir.join(DATABASE_FILE);
-        Store::open(&format!("sqlite://{}?mode=rwc", file.display())).await
+        Store::open(&crate::backup::sqlite_url(&file, "rwc")).await
     }
 
     /// Opens the database at `url` (`sqlite://…` or `postgres://…`).

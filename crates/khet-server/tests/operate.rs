@@ -172,7 +172,14 @@ fn sigterm_ends_a_node_whose_postgresql_does_not_answer() {
     let node = Server::start(
         &db,
         0,
-        &["--broker", &Redis::get().url, "--cluster", &cluster],
+        &[
+            "--broker",
+            &Redis::get().url,
+            "--cluster",
+            &cluster,
+            "--cluster-secret-file",
+            &Redis::get().secret_file,
+        ],
     );
     // A game, so that the node holds a lease it would give up.
     let (silver, red, _) = two_players(&node);

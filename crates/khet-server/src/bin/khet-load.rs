@@ -363,12 +363,20 @@ impl Servers {
         others: &[u32],
     ) -> Result<Servers, String> {
         let cluster = format!("load{}", std::process::id());
+        // The nodes' shared secret, in a folder removed with the servers.
+        let dir = std::env::temp_dir().join(format!("khet-load-{cluster}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let secret_file = dir.join("cluster.secret");
+        let secret = khet_protocol::new_secret().map_err(|e| e.to_string())?;
+        std::fs::write(&secret_file, format!("{secret}{secret}"))
+            .map_err(|e| format!("{}: {e}", secret_file.display()))?;
         let mut servers = Servers {
             label: format!("{nodes} nodes, PostgreSQL + Redis"),
             children: Vec::new(),
             others: others.to_vec(),
             urls: Vec::new(),
-            data: None,
+            data: Some(dir),
         };
         for i in 0..nodes.max(1) {
             let args = [
@@ -380,6 +388,8 @@ impl Servers {
                 &cluster,
                 "--node",
                 &format!("n{i}"),
+                "--cluster-secret-file",
+                &secret_file.display().to_string(),
             ]
             .map(String::from);
             let (child, url) = start_server(&args)?;
