@@ -283,7 +283,8 @@ fn a_command_published_without_the_nodes_secret_is_ignored() {
         setup: "classic".into(),
         clock: None,
         color: SeatChoice::Silver,
-        rated: true,
+        // Casual: fresh identities play rated only after a few games (identity.rs).
+        rated: false,
         listed: false,
     });
     let mut red = Client::connect(&b.url, "Red on B");
