@@ -139,7 +139,7 @@ struct Args {
     #[arg(long, default_value_t = LimitSettings::default().messages_per_second)]
     messages_per_second: u32,
     /// Requests (pages, lists, files, socket openings) one address may make a minute, after a
-    /// burst of a quarter as many; past it, 429. An address is an IPv6 /64, or an IPv4 address
+    /// burst of a quarter as many; past it, 429. An address is the first 64 bits of an IPv6 address (one subscriber's), or an IPv4 address
     #[arg(long, default_value_t = LimitSettings::default().requests_per_minute)]
     requests_per_minute: u32,
     /// Connections open at once, all addresses together (WebSockets included); past it, 503
