@@ -504,3 +504,47 @@ fn the_pages_work_under_their_own_content_security_policy_in_chromium() {
         .collect();
     assert!(violations.is_empty(), "{violations:#?}");
 }
+
+#[test]
+fn the_settings_file_takes_a_line_for_each_trusted_proxy_and_allowed_origin() {
+    let db = Db::new(Backend::Sqlite, "settings");
+    let file = db.folder().join("khet-server.conf");
+    std::fs::write(
+        &file,
+        "requests-per-minute = 12\n\
+         trusted-proxy = 10.0.0.0/8\n\
+         trusted-proxy = 127.0.0.1\n\
+         allow-origin = https://one.example\n\
+         allow-origin = https://two.example\n",
+    )
+    .unwrap();
+    let server = Server::start(&db, 0, &["--config", file.to_str().unwrap()]);
+    // The second proxy's line counts: its header names the client, a /64 of its own each, so
+    // more requests than one address's burst (3) are served.
+    for client in [
+        "2001:db8:1::1",
+        "2001:db8:2::1",
+        "2001:db8:3::1",
+        "2001:db8:4::1",
+    ] {
+        let answer = get(
+            &server,
+            "127.0.0.1",
+            "/healthz",
+            &[("X-Forwarded-For", client)],
+        );
+        assert_eq!(answer.status, 200, "{client}");
+    }
+    assert_eq!(
+        open_socket(&server, "/ws", Some("https://one.example")),
+        101
+    );
+    assert_eq!(
+        open_socket(&server, "/ws", Some("https://two.example")),
+        101
+    );
+    assert_eq!(
+        open_socket(&server, "/ws", Some("https://three.example")),
+        403
+    );
+}

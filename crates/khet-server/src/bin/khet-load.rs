@@ -73,6 +73,9 @@ struct Args {
     /// Measure the games alone, then while one address sends this many plain HTTP requests
     #[arg(long, value_name = "N", default_value_t = 0, conflicts_with_all = ["database", "server"])]
     flood: u64,
+    /// The flood's requests, in turn (default: the lists, the pages and /metrics)
+    #[arg(long, value_name = "PATH", requires = "flood")]
+    flood_path: Vec<String>,
 }
 
 /// What one run measured.
@@ -609,18 +612,24 @@ fn print_table(reports: &[Report]) {
 /// Sends `n` plain HTTP requests from 127.0.0.2 to `addr` over four connections at a time, as
 /// fast as they are answered: answered 200, refused 429, anything else (a failed connection
 /// included).
-async fn flood(addr: &str, n: u64) -> (u64, u64, u64) {
+async fn flood(addr: &str, n: u64, paths: &[String]) -> (u64, u64, u64) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let Ok(to) = addr.parse::<std::net::SocketAddr>() else {
         return (0, 0, n);
     };
+    let paths: Arc<Vec<String>> = Arc::new(if paths.is_empty() {
+        ["/games", "/players", "/", "/play", "/metrics"]
+            .map(String::from)
+            .to_vec()
+    } else {
+        paths.to_vec()
+    });
     let next = Arc::new(AtomicU64::new(0));
     let mut workers = Vec::new();
     for _ in 0..4 {
-        let next = next.clone();
+        let (next, paths) = (next.clone(), paths.clone());
         workers.push(tokio::spawn(async move {
             let (mut ok, mut refused, mut other) = (0, 0, 0);
-            let paths = ["/games", "/players", "/", "/play", "/metrics"];
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= n {
@@ -717,7 +726,7 @@ fn measure(args: &Args, servers: &Servers, flood_requests: u64) -> Result<Report
         if flood_requests > 0 {
             // The window is the flood's time.
             let addr = urls[0].trim_start_matches("ws://").to_string();
-            let (ok, refused, other) = flood(&addr, flood_requests).await;
+            let (ok, refused, other) = flood(&addr, flood_requests, &args.flood_path).await;
             let seconds = window.elapsed().as_secs_f64();
             println!(
                 "flood from 127.0.0.2: {flood_requests} requests in {seconds:.1} s: {ok} served, \
