@@ -167,19 +167,32 @@ pub async fn healthz() -> &'static str {
 }
 
 /// `GET /readyz`: the database (and the broker, on a node among several) answer within
-/// [`READY_WAIT`]; 503 with what does not, otherwise.
+/// [`READY_WAIT`]; 503 with which does not, otherwise. Why it does not goes to the log only:
+/// the answer is anyone's, and a database's error can name its host, user or schema.
 pub async fn readyz(State(state): State<AppState>) -> Response {
     let mut failing = Vec::new();
     match tokio::time::timeout(READY_WAIT, state.hub.store().ping()).await {
         Ok(Ok(())) => {}
-        Ok(Err(e)) => failing.push(format!("database: {e}")),
-        Err(_) => failing.push("database: no answer".to_string()),
+        Ok(Err(e)) => {
+            tracing::warn!("not ready: the database: {e}");
+            failing.push("database: not answering");
+        }
+        Err(_) => {
+            tracing::warn!("not ready: the database: no answer within {READY_WAIT:?}");
+            failing.push("database: not answering");
+        }
     }
     if let Some(broker) = state.hub.broker() {
         match tokio::time::timeout(READY_WAIT, broker.ping()).await {
             Ok(Ok(())) => {}
-            Ok(Err(e)) => failing.push(format!("broker: {e}")),
-            Err(_) => failing.push("broker: no answer".to_string()),
+            Ok(Err(e)) => {
+                tracing::warn!("not ready: the broker: {e}");
+                failing.push("broker: not answering");
+            }
+            Err(_) => {
+                tracing::warn!("not ready: the broker: no answer within {READY_WAIT:?}");
+                failing.push("broker: not answering");
+            }
         }
     }
     if failing.is_empty() {

@@ -149,6 +149,22 @@ struct Args {
     /// Messages one connection may send a second
     #[arg(long, default_value_t = LimitSettings::default().messages_per_second)]
     messages_per_second: u32,
+    /// Requests (pages, lists, files, socket openings) one address may make a minute, after a
+    /// burst of a quarter as many; past it, 429. An address is the first 64 bits of an IPv6 address (one subscriber's), or an IPv4 address
+    #[arg(long, default_value_t = LimitSettings::default().requests_per_minute)]
+    requests_per_minute: u32,
+    /// Connections open at once, all addresses together (WebSockets included); past it, 503
+    #[arg(long, default_value_t = LimitSettings::default().max_connections)]
+    max_connections: u32,
+    /// A reverse proxy in front, ADDR or ADDR/PREFIX: a request from it is counted as from the
+    /// client its X-Forwarded-For names (the right-most address not a trusted proxy's). Give it
+    /// once for each proxy; without it the header is ignored
+    #[arg(long, value_name = "ADDR[/PREFIX]")]
+    trusted_proxy: Vec<khet_server::edge::Prefix>,
+    /// Let the pages of another site open the WebSockets: https://HOST[:PORT], once for each.
+    /// Programs (no Origin) and the server's own pages always may
+    #[arg(long, value_name = "URL", value_parser = khet_server::edge::parse_origin)]
+    allow_origin: Vec<String>,
     /// Seconds a player must be gone before the opponent may claim the game
     #[arg(long, value_name = "SECONDS", default_value_t = khet_protocol::ABANDON_GRACE_MS as f64 / 1000.0)]
     abandon_grace: f64,
@@ -315,7 +331,11 @@ async fn run(
             sockets_per_address: args.sockets_per_address,
             connects_per_minute: args.connects_per_minute,
             messages_per_second: args.messages_per_second,
+            requests_per_minute: args.requests_per_minute,
+            max_connections: args.max_connections,
         },
+        trusted_proxies: args.trusted_proxy,
+        allowed_origins: args.allow_origin,
         abandon_grace: Duration::from_secs_f64(args.abandon_grace),
         open_games: OpenGameSettings {
             per_player: args.open_games_per_player,

@@ -295,21 +295,19 @@ impl Session {
             self.refuse(Refused::new(Refusal::Barred, why)).await;
             return Next::Close("barred");
         }
-        let text = match message {
-            Message::Text(text) => text,
-            Message::Binary(_) => {
-                if self.budget.check().is_err() {
-                    return self.flooded().await;
-                }
-                return self.bad("messages are JSON text, not binary").await;
-            }
-            Message::Close(_) => return Next::Close("bye"),
-            // Pings are answered by the WebSocket itself; pongs only show the client is there.
-            _ => return Next::Continue,
-        };
+        if matches!(message, Message::Close(_)) {
+            return Next::Close("bye");
+        }
+        // Every message counts, pings and pongs too: each costs the server an answer or a wake.
         if self.budget.check().is_err() {
             return self.flooded().await;
         }
+        let text = match message {
+            Message::Text(text) => text,
+            Message::Binary(_) => return self.bad("messages are JSON text, not binary").await,
+            // Pings are answered by the WebSocket itself; pongs only show the client is there.
+            _ => return Next::Continue,
+        };
         match ClientMsg::from_json(text.as_str()) {
             Ok(msg) => self.command(msg).await,
             Err(e) => self.bad(&e).await,

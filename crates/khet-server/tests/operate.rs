@@ -133,6 +133,9 @@ fn readyz_fails_while_postgresql_is_stopped_and_passes_when_it_is_back() {
     pg.stop();
     let why = until_status(&server, "/readyz", 503, "with PostgreSQL stopped");
     assert!(why.contains("database"), "{why}");
+    // What failed is named, not how: the database's own error (its host, its user) is the
+    // log's, not anyone's who asks.
+    assert_eq!(why, "not ready: database: not answering\n");
     assert_eq!(server.get("/healthz").0, 200, "the process still answers");
     pg.start_again();
     until_status(&server, "/readyz", 200, "with PostgreSQL back");

@@ -55,16 +55,8 @@ pub(super) struct Openers {
 /// What a cap counts of an address: the address, or an IPv6 address's /64 (one household or
 /// machine is given a whole /64, and picks addresses in it at will).
 pub fn address_key(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V4(_) => ip,
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => {
-                let bits = u128::from(v6) & !((1u128 << 64) - 1);
-                IpAddr::V6(bits.into())
-            }
-        },
-    }
+    // The same key as the edge's limits, so an address is one address everywhere.
+    crate::limits::key(ip)
 }
 
 fn bump<K: std::hash::Hash + Eq>(map: &mut HashMap<K, u32>, key: K, up: bool) {
