@@ -1,6 +1,7 @@
 //! The server's edge against a real server over real sockets: a flood of plain requests from one
 //! address refused (429, with when to come back) while another address is served; an IPv6 /64
-//! one address; a trusted proxy's `X-Forwarded-For` believed and anyone else's ignored; the cap
+//! one address; a trusted proxy's `X-Forwarded-For` believed (by the limits and by the caps on
+//! open games) and anyone else's ignored; the cap
 //! on connections open at once; the WebSockets refused to another site's page and served to
 //! programs and the server's own pages; the security headers on every answer; floods of pings
 //! closed; and the pages working in Chromium under their own Content-Security-Policy.
@@ -13,7 +14,7 @@ mod common;
 use common::browser::Browser;
 use common::{Backend, Client, Db, PATIENCE, Server, casual, identity, pair};
 use khet_protocol::client::Connection;
-use khet_protocol::{ClientMsg, Status, VERSION};
+use khet_protocol::{ClientMsg, ServerMsg, Status, VERSION};
 use std::io::{Read, Write};
 use std::net::{IpAddr, SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
@@ -238,7 +239,19 @@ fn past_the_connection_cap_new_connections_are_answered_503_until_sockets_close(
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    open.push(Client::connect(&server.url, "Again"));
+    // A socket too: the request above held a place until the server saw it close (soon, not
+    // at once), so the socket may be refused while it does.
+    let start = Instant::now();
+    let _again = loop {
+        match Connection::open(&server.url, &identity(), "Again") {
+            Ok(conn) => break conn,
+            Err(e) => assert!(
+                start.elapsed() < PATIENCE,
+                "no socket again once a socket closed: {e}"
+            ),
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
     open[0].create(casual());
 }
 
@@ -547,4 +560,70 @@ fn the_settings_file_takes_a_line_for_each_trusted_proxy_and_allowed_origin() {
         open_socket(&server, "/ws", Some("https://three.example")),
         403
     );
+}
+
+/// Behind a trusted proxy the caps on open games count the client its `X-Forwarded-For` names,
+/// not the proxy: one client fills its address's cap, and another through the same proxy is
+/// still served (were the proxy's address counted, every player behind it would share one cap).
+#[test]
+fn behind_a_trusted_proxy_the_open_game_caps_count_the_client() {
+    let db = Db::new(Backend::Sqlite, "proxycaps");
+    let server = Server::start(
+        &db,
+        0,
+        &[
+            "--trusted-proxy",
+            "127.0.0.1",
+            "--open-games-per-address",
+            "2",
+        ],
+    );
+    // A new identity's create through the proxy for `client`: its socket (kept open, so the
+    // game stays waiting) and what the create was answered.
+    let create = |client: &str| {
+        let mut request = format!("{}/ws", server.url).into_client_request().unwrap();
+        request
+            .headers_mut()
+            .insert("X-Forwarded-For", client.parse().unwrap());
+        let (mut ws, _) =
+            tungstenite::client::client(request, connect_from([127, 0, 0, 1].into(), &server))
+                .unwrap_or_else(|e| panic!("a socket for {client}: {e}"));
+        let hello = ClientMsg::Hello {
+            version: VERSION,
+            identity: identity(),
+            name: "Proxied".into(),
+            views: false,
+        };
+        let answer = |ws: &mut tungstenite::WebSocket<TcpStream>, msg: ClientMsg| {
+            ws.send(Message::text(msg.to_json())).expect("sent");
+            let asked = Instant::now();
+            loop {
+                assert!(asked.elapsed() < PATIENCE, "no answer for {client}");
+                let Message::Text(text) = ws.read().expect("an answer") else {
+                    continue;
+                };
+                match ServerMsg::from_json(text.as_str()).expect("a server message") {
+                    ServerMsg::Welcome { .. } => return "welcome".to_string(),
+                    ServerMsg::Seat { .. } => return "seat".to_string(),
+                    ServerMsg::Refused { code, .. } => return format!("{code:?}"),
+                    _ => {}
+                }
+            }
+        };
+        assert_eq!(answer(&mut ws, hello), "welcome", "{client}");
+        let got = answer(&mut ws, ClientMsg::Create(casual()));
+        (ws, got)
+    };
+    let mut open = Vec::new();
+    for (client, expected) in [
+        ("198.51.100.1", "seat"),
+        ("198.51.100.1", "seat"),
+        ("198.51.100.1", "NotNow"),
+        ("198.51.100.2", "seat"),
+        ("2001:db8:5::1", "seat"),
+    ] {
+        let (ws, got) = create(client);
+        assert_eq!(got, expected, "a create for {client}");
+        open.push(ws);
+    }
 }
