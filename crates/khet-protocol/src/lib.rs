@@ -459,7 +459,8 @@ pub enum Refusal {
     Stale,
     /// The engine refuses the move.
     Illegal,
-    /// The game is over, or has not started.
+    /// The game is over, or has not started; or a create while the player (or their address)
+    /// has as many games waiting for an opponent as the server allows.
     NotNow,
     /// A setup or clock the server does not offer.
     BadGame,

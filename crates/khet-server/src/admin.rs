@@ -291,7 +291,8 @@ async fn unlist(State(hub): State<Hub>, Path(code): Path<String>) -> Response {
     };
     match resign(&hub, &code, creator).await {
         Ok(()) => {
-            tracing::info!(code = %code, "taken out of the lobby by the operator");
+            let game = crate::logs::game(&code, row.listed);
+            tracing::info!(code = %game, "taken out of the lobby by the operator");
             format!("game {code} is withdrawn\n").into_response()
         }
         Err(why) => refused(StatusCode::CONFLICT, format!("game {code}: {why}")),

@@ -3,9 +3,10 @@
 //! which is which. (PostgreSQL is backed up with its own `pg_dump`: docs/server.md.)
 
 use crate::store::DATABASE_FILE;
-use sqlx::AnyConnection;
-use sqlx::Connection;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection};
+use sqlx::{ConnectOptions, Connection};
 use std::fs::File;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 /// The file a running server holds locked in its data folder.
@@ -16,12 +17,18 @@ const LOCK_FILE: &str = "khet-server.lock";
 pub fn lock_folder(dir: &Path) -> Result<File, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = dir.join(LOCK_FILE);
+    // Not through a symbolic link planted in the folder: that would make (or lock) a file
+    // elsewhere.
     let file = File::options()
         .create(true)
         .truncate(false)
         .write(true)
+        .custom_flags(libc::O_NOFOLLOW)
         .open(&path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|e| match e.raw_os_error() {
+            Some(libc::ELOOP) => format!("{}: a symbolic link; refused", path.display()),
+            _ => format!("{}: {e}", path.display()),
+        })?;
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(std::fs::TryLockError::WouldBlock) => Err(format!(
@@ -32,8 +39,33 @@ pub fn lock_folder(dir: &Path) -> Result<File, String> {
     }
 }
 
-fn url(file: &Path, mode: &str) -> String {
-    format!("sqlite://{}?mode={mode}", file.display())
+/// Opens the SQLite database `file` read-only. Options, not a URL: a path with `?`, `#`, `%`
+/// or spaces is a path, not a URL's parameters.
+async fn open_read_only(file: &Path) -> Result<SqliteConnection, sqlx::Error> {
+    SqliteConnectOptions::new()
+        .filename(file)
+        .read_only(true)
+        .connect()
+        .await
+}
+
+/// `sqlite://` and `file`, percent-encoded, and `mode`: for the `Any` driver, which takes only a
+/// URL. Every byte but the unreserved ones and `/` is encoded, so `?`, `#`, `%` and spaces in a
+/// folder's name stay part of the path; a name that is not UTF-8 is refused by the driver (a
+/// lossy name would open another file).
+pub fn sqlite_url(file: &Path, mode: &str) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut url = String::from("sqlite://");
+    for &b in file.as_os_str().as_bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            url.push(char::from(b));
+        } else {
+            url.push_str(&format!("%{b:02X}"));
+        }
+    }
+    url.push_str("?mode=");
+    url.push_str(mode);
+    url
 }
 
 /// What a copy holds, to say so: its games and players.
@@ -52,8 +84,7 @@ pub async fn check(file: &Path) -> Result<Contents, String> {
     if !file.is_file() {
         return Err(format!("{}: no such file", file.display()));
     }
-    sqlx::any::install_default_drivers();
-    let mut conn = AnyConnection::connect(&url(file, "ro")).await.map_err(at)?;
+    let mut conn = open_read_only(file).await.map_err(at)?;
     let integrity: String = sqlx::query_scalar("PRAGMA integrity_check")
         .fetch_one(&mut conn)
         .await
@@ -86,64 +117,93 @@ pub async fn check(file: &Path) -> Result<Contents, String> {
     Ok(Contents { games, players })
 }
 
-/// A temporary name beside `file`, unique to this process.
-fn beside(file: &Path, what: &str) -> PathBuf {
-    let mut name = file.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".{what}-{}", std::process::id()));
-    file.with_file_name(name)
+/// A folder of this process's own beside `file`, for what is written before it is whole: made
+/// new (`mkdir` fails on anything already there, a symbolic link included) with a name nobody
+/// can guess, and only this user may enter it, so nothing planted can redirect what is written
+/// in it.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn beside(file: &Path, what: &str) -> Result<Scratch, String> {
+        let parent = match file.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let name = file.file_name().unwrap_or_default().to_string_lossy();
+        let random = crate::secret::new_code()?;
+        let dir = parent.join(format!(".{name}.{what}-{random}"));
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(&dir)
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        Ok(Scratch(dir))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Refuses `file` if it is a symbolic link: what replaces it would not go where it points, and
+/// an operator (or whoever planted it) expecting that is told so.
+fn not_a_link(file: &Path) -> Result<(), String> {
+    match std::fs::symlink_metadata(file) {
+        Ok(meta) if meta.file_type().is_symlink() => Err(format!(
+            "{}: a symbolic link; refused (give the real path)",
+            file.display()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Copies the database of data folder `dir` to `to`, whole and consistent even while a server
-/// writes to it (SQLite's `VACUUM INTO` reads one snapshot): written beside `to` and renamed
-/// onto it once checked, so `to` is never half a copy.
+/// writes to it (SQLite's `VACUUM INTO` reads one snapshot): written in a folder of its own
+/// beside `to` and renamed onto it once checked, so `to` is never half a copy.
 pub async fn backup(dir: &Path, to: &Path) -> Result<Contents, String> {
     let db = dir.join(DATABASE_FILE);
     if !db.is_file() {
         return Err(format!("{}: no database here", dir.display()));
     }
-    let partial = beside(to, "partial");
-    let _ = std::fs::remove_file(&partial);
-    sqlx::any::install_default_drivers();
-    let copied = async {
-        let mut conn = AnyConnection::connect(&url(&db, "ro"))
-            .await
-            .map_err(|e| format!("{}: {e}", db.display()))?;
-        sqlx::query("PRAGMA busy_timeout = 10000")
-            .execute(&mut conn)
-            .await
-            .map_err(|e| format!("{}: {e}", db.display()))?;
-        sqlx::query("VACUUM INTO ?")
-            .bind(partial.to_string_lossy().into_owned())
-            .execute(&mut conn)
-            .await
-            .map_err(|e| format!("copying to {}: {e}", partial.display()))?;
-        conn.close().await.map_err(|e| e.to_string())?;
-        let contents = check(&partial).await?;
-        File::open(&partial)
-            .and_then(|f| f.sync_all())
-            .map_err(|e| format!("{}: {e}", partial.display()))?;
-        std::fs::rename(&partial, to).map_err(|e| format!("{}: {e}", to.display()))?;
-        Ok(contents)
-    }
-    .await;
-    if copied.is_err() {
-        let _ = std::fs::remove_file(&partial);
-    }
-    copied
+    not_a_link(to)?;
+    let scratch = Scratch::beside(to, "partial")?;
+    let partial = scratch.0.join("copy");
+    let mut conn = open_read_only(&db)
+        .await
+        .map_err(|e| format!("{}: {e}", db.display()))?;
+    sqlx::query("PRAGMA busy_timeout = 10000")
+        .execute(&mut conn)
+        .await
+        .map_err(|e| format!("{}: {e}", db.display()))?;
+    sqlx::query("VACUUM INTO ?")
+        .bind(partial.to_string_lossy().into_owned())
+        .execute(&mut conn)
+        .await
+        .map_err(|e| format!("copying to {}: {e}", partial.display()))?;
+    conn.close().await.map_err(|e| e.to_string())?;
+    let contents = check(&partial).await?;
+    File::open(&partial)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| format!("{}: {e}", partial.display()))?;
+    // A rename replaces a link planted at `to` since the check; it never writes through it.
+    std::fs::rename(&partial, to).map_err(|e| format!("{}: {e}", to.display()))?;
+    Ok(contents)
 }
 
 /// Puts backup `from` in place as the database of data folder `dir`, which no server may be
 /// using. The database it replaces is kept beside it, renamed `….before-restore-SECONDS` (with
-/// its write-ahead log), so a restore loses nothing.
+/// its write-ahead log), so a restore loses nothing. Every file it writes is made new in a
+/// folder of its own ([`Scratch`]) and renamed into place: a link planted in the data folder is
+/// replaced, never written through.
 pub async fn restore(dir: &Path, from: &Path) -> Result<(Contents, Option<PathBuf>), String> {
     let _lock = lock_folder(dir)?;
     let contents = check(from).await?;
     let db = dir.join(DATABASE_FILE);
-    let incoming = beside(&db, "restoring");
-    std::fs::copy(from, &incoming)
-        .and_then(|_| File::open(&incoming)?.sync_all())
-        .map_err(|e| format!("{}: {e}", incoming.display()))?;
-    let kept = if db.exists() {
+    let scratch = Scratch::beside(&db, "restoring")?;
+    let incoming = scratch.0.join(DATABASE_FILE);
+    copy_new(from, &incoming).map_err(|e| format!("{}: {e}", incoming.display()))?;
+    let kept = if std::fs::symlink_metadata(&db).is_ok() {
         let secs = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
@@ -152,7 +212,7 @@ pub async fn restore(dir: &Path, from: &Path) -> Result<(Contents, Option<PathBu
         // would be read as the old one's changes.
         for suffix in ["-wal", "-shm"] {
             let (from_side, to_side) = (with_suffix(&db, suffix), with_suffix(&old, suffix));
-            if from_side.exists() {
+            if std::fs::symlink_metadata(&from_side).is_ok() {
                 std::fs::rename(&from_side, &to_side)
                     .map_err(|e| format!("{}: {e}", from_side.display()))?;
             }
@@ -167,6 +227,19 @@ pub async fn restore(dir: &Path, from: &Path) -> Result<(Contents, Option<PathBu
         .and_then(|d| d.sync_all())
         .map_err(|e| format!("{}: {e}", dir.display()))?;
     Ok((contents, kept))
+}
+
+/// Copies `from` to `to`, a file made new (never one already there, nor a link's target), and
+/// syncs it.
+fn copy_new(from: &Path, to: &Path) -> std::io::Result<()> {
+    let mut source = File::open(from)?;
+    let mut copy = File::options()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(to)?;
+    std::io::copy(&mut source, &mut copy)?;
+    copy.sync_all()
 }
 
 fn beside_name(file: &Path, what: &str) -> PathBuf {

@@ -16,8 +16,13 @@
 //! requests, and who follows its games on each other node), `khet:game:CODE` (the owner's
 //! events of a game, and `moved` when a node takes it over) and `khet:nodes` (each node's
 //! heartbeat, with its open games for the lobby).
+//!
+//! Every message is sealed with the secret the nodes share (`seal`): one published by anyone
+//! else who reaches Redis, changed, moved to another channel, stale or heard before is dropped
+//! and counted, and a node's request, followers or heartbeat names the node that sealed it.
 
 use crate::messages::{Out, Refused};
+use crate::seal::{Dropped, Hidden, Opened, Seal};
 use crate::store::PlayerRow;
 use crate::util::lock;
 use futures_util::StreamExt;
@@ -233,7 +238,9 @@ pub struct Broker {
     /// The cluster's name: the channels' prefix.
     cluster: String,
     node: String,
-    url: String,
+    client: redis::Client,
+    /// Seals what this node publishes and opens what it hears.
+    seal: Seal,
     conn: ConnectionManager,
     sink: tokio::sync::Mutex<PubSubSink>,
     next_id: AtomicU64,
@@ -246,25 +253,40 @@ fn broker_error(e: redis::RedisError) -> String {
     format!("broker: {e}")
 }
 
+/// A client of Redis at `url` (`redis://`, or `rediss://` for TLS), with `password` if given
+/// apart from the URL.
+fn client(url: &str, password: Option<&Hidden<String>>) -> Result<redis::Client, String> {
+    use redis::IntoConnectionInfo;
+    // rediss:// builds its TLS on the process's rustls provider: ring, as the server's own TLS
+    // (a provider already installed stays).
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let mut info = url.into_connection_info().map_err(broker_error)?;
+    if let Some(Hidden(password)) = password {
+        let settings = info.redis_settings().clone().set_password(password);
+        info = info.set_redis_settings(settings);
+    }
+    redis::Client::open(info).map_err(broker_error)
+}
+
 impl Broker {
-    /// Connects to Redis at `url` as node `node`. The stream of what arrives is handed to
-    /// [`Broker::run`].
+    /// Connects to the broker of `settings` as its node. The stream of what arrives is handed
+    /// to [`Broker::run`].
     pub async fn connect(
-        url: &str,
-        cluster: &str,
-        node: &str,
+        settings: &crate::ClusterSettings,
     ) -> Result<(Arc<Broker>, PubSubStream), String> {
-        let client = redis::Client::open(url).map_err(broker_error)?;
+        let client = client(&settings.broker, settings.broker_password.as_ref())?;
         let conn = ConnectionManager::new(client.clone())
             .await
             .map_err(broker_error)?;
+        let (cluster, node) = (settings.name.as_str(), settings.node.as_str());
         let channels = Channels(cluster.to_string());
         let (sink, stream) = subscribed(&client, &channels, node, &[]).await?;
         Ok((
             Arc::new(Broker {
                 cluster: cluster.to_string(),
                 node: node.to_string(),
-                url: url.to_string(),
+                client,
+                seal: Seal::new(settings.secret.clone(), node),
                 conn,
                 sink: tokio::sync::Mutex::new(sink),
                 next_id: AtomicU64::new(1),
@@ -301,6 +323,9 @@ impl Broker {
         let Ok(json) = serde_json::to_string(msg) else {
             return;
         };
+        // Sealed once: sent again below, it is the same message, dropped by a receiver that
+        // heard it.
+        let json = self.seal.seal(channel, &json);
         let mut conn = self.conn.clone();
         let mut sent: redis::RedisResult<i64> = conn.publish(channel, &json).await;
         if sent
@@ -406,27 +431,37 @@ impl Broker {
     }
 
     fn route(&self, channel: &str, payload: &str, incoming: &mpsc::UnboundedSender<Incoming>) {
+        let Opened { node: sender, body } = match self.seal.open(channel, payload) {
+            Ok(opened) => opened,
+            Err(why) => return self.seal.dropped(channel, why),
+        };
         let channels = self.channels();
         if let Some(code) = channels.game_code(channel) {
-            if let Ok(msg) = serde_json::from_str::<GameMsg>(payload)
+            if let Ok(msg) = serde_json::from_str::<GameMsg>(body)
                 && let Some((_, tx)) = lock(&self.games).get(code)
             {
                 let _ = tx.send(msg);
             }
         } else if channel == channels.nodes() {
-            if let Ok(beat) = serde_json::from_str::<Beat>(payload)
+            if let Ok(beat) = serde_json::from_str::<Beat>(body)
                 && beat.node != self.node
             {
+                if beat.node != sender {
+                    return self.seal.dropped(channel, Dropped::BadSeal);
+                }
                 let _ = incoming.send(Incoming::Beat(beat));
             }
         } else {
-            match serde_json::from_str::<NodeMsg>(payload) {
+            match serde_json::from_str::<NodeMsg>(body) {
                 Ok(NodeMsg::Request {
                     id,
                     from,
                     code,
                     req,
                 }) => {
+                    if from != sender {
+                        return self.seal.dropped(channel, Dropped::BadSeal);
+                    }
                     let _ = incoming.send(Incoming::Request {
                         id,
                         from,
@@ -455,6 +490,9 @@ impl Broker {
                     run,
                     seq,
                 }) => {
+                    if from != sender {
+                        return self.seal.dropped(channel, Dropped::BadSeal);
+                    }
                     let order = (run, seq);
                     let _ = incoming.send(Incoming::Followers {
                         from,
@@ -472,10 +510,7 @@ impl Broker {
         loop {
             tokio::time::sleep(wait).await;
             let games: Vec<String> = lock(&self.games).keys().cloned().collect();
-            let attempt = match redis::Client::open(self.url.as_str()) {
-                Ok(client) => subscribed(&client, &self.channels(), &self.node, &games).await,
-                Err(e) => Err(broker_error(e)),
-            };
+            let attempt = subscribed(&self.client, &self.channels(), &self.node, &games).await;
             match attempt {
                 Ok((sink, stream)) => {
                     *self.sink.lock().await = sink;

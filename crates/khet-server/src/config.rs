@@ -108,10 +108,17 @@ fn read(file: &Path) -> Result<Vec<Entry>, String> {
     }
     let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let text = String::from_utf8(bytes).map_err(|_| at(0, "not UTF-8 text"))?;
-    let known: Vec<String> = Cli::command()
+    let command = Cli::command();
+    let known: Vec<String> = command
         .get_arguments()
         .filter_map(|a| a.get_long().map(str::to_string))
         .filter(|name| !matches!(name.as_str(), "config" | "help" | "version"))
+        .collect();
+    // An option given once for each of several values (`trusted-proxy`) may have a line each.
+    let repeatable: Vec<&str> = command
+        .get_arguments()
+        .filter(|a| matches!(a.get_action(), clap::ArgAction::Append))
+        .filter_map(|a| a.get_long())
         .collect();
     let mut entries: Vec<Entry> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
@@ -133,7 +140,10 @@ fn read(file: &Path) -> Result<Vec<Entry>, String> {
         if value.is_empty() {
             return Err(at(line, &format!("`{name}` has no value")));
         }
-        if let Some(earlier) = entries.iter().find(|e| e.name == name) {
+        if let Some(earlier) = entries
+            .iter()
+            .find(|e| e.name == name && !repeatable.contains(&name))
+        {
             return Err(at(
                 line,
                 &format!("`{name}` is set already, on line {}", earlier.line),

@@ -35,7 +35,7 @@ pub async fn index() -> &'static str {
         "khet-server ",
         env!("CARGO_PKG_VERSION"),
         ": Khet online. Play from the game's Online screen or with `khet-engine online`.\n",
-        "GET /: the games being played, to watch in a browser (/watch/CODE); GET /games: the newest games; GET /games/CODE.ron: a game's record; ",
+        "GET /: the games being played, to watch in a browser (/watch/CODE); GET /games: the newest listed games; GET /games/CODE.ron: a game's record; ",
         "GET /players: the leaderboard; /ws: the WebSocket (docs/online-protocol.md).\n",
         "For the operator: GET /metrics (Prometheus), /healthz, /readyz.\n"
     )
@@ -58,31 +58,27 @@ pub struct GameSummary {
     created: String,
 }
 
-/// `GET /games`: the newest games, newest first.
+/// `GET /games`: the newest listed games being played or over, newest first. An unlisted
+/// game's code is its secret (whoever has it may join), so it is never here.
 pub async fn games(State(state): State<AppState>) -> Response {
-    let store = state.hub.store();
-    let rows = match store.recent_games(LIST_LIMIT).await {
+    let rows = match state.hub.store().public_games(LIST_LIMIT).await {
         Ok(rows) => rows,
         Err(e) => return failed(e),
     };
-    let mut list = Vec::with_capacity(rows.len());
-    for (row, plies) in rows {
-        let players = match names(&state, &row).await {
-            Ok(names) => names,
-            Err(e) => return failed(e),
-        };
-        list.push(GameSummary {
-            code: row.code,
-            setup: row.setup,
-            status: row.status,
-            rated: row.rated,
-            clock: row.clock,
-            players,
-            plies,
-            result: row.result.map(|r| r.to_string()),
-            created: utc(row.created_ms / 1000),
-        });
-    }
+    let list: Vec<GameSummary> = rows
+        .into_iter()
+        .map(|p| GameSummary {
+            code: p.game.code,
+            setup: p.game.setup,
+            status: p.game.status,
+            rated: p.game.rated,
+            clock: p.game.clock,
+            players: p.names,
+            plies: p.plies,
+            result: p.game.result.map(|r| r.to_string()),
+            created: utc(p.game.created_ms / 1000),
+        })
+        .collect();
     Json(list).into_response()
 }
 
@@ -153,7 +149,8 @@ pub async fn players(State(state): State<AppState>) -> Response {
 
 /// `GET /metrics`.
 pub async fn scrape(State(state): State<AppState>) -> Response {
-    let text = crate::metrics::render(state.hub.live_rooms(), state.hub.open_games());
+    let hub = &state.hub;
+    let text = crate::metrics::render(hub.live_rooms(), hub.open_games(), hub.waiting_games());
     (
         [(
             header::CONTENT_TYPE,
@@ -170,19 +167,32 @@ pub async fn healthz() -> &'static str {
 }
 
 /// `GET /readyz`: the database (and the broker, on a node among several) answer within
-/// [`READY_WAIT`]; 503 with what does not, otherwise.
+/// [`READY_WAIT`]; 503 with which does not, otherwise. Why it does not goes to the log only:
+/// the answer is anyone's, and a database's error can name its host, user or schema.
 pub async fn readyz(State(state): State<AppState>) -> Response {
     let mut failing = Vec::new();
     match tokio::time::timeout(READY_WAIT, state.hub.store().ping()).await {
         Ok(Ok(())) => {}
-        Ok(Err(e)) => failing.push(format!("database: {e}")),
-        Err(_) => failing.push("database: no answer".to_string()),
+        Ok(Err(e)) => {
+            tracing::warn!("not ready: the database: {e}");
+            failing.push("database: not answering");
+        }
+        Err(_) => {
+            tracing::warn!("not ready: the database: no answer within {READY_WAIT:?}");
+            failing.push("database: not answering");
+        }
     }
     if let Some(broker) = state.hub.broker() {
         match tokio::time::timeout(READY_WAIT, broker.ping()).await {
             Ok(Ok(())) => {}
-            Ok(Err(e)) => failing.push(format!("broker: {e}")),
-            Err(_) => failing.push("broker: no answer".to_string()),
+            Ok(Err(e)) => {
+                tracing::warn!("not ready: the broker: {e}");
+                failing.push("broker: not answering");
+            }
+            Err(_) => {
+                tracing::warn!("not ready: the broker: no answer within {READY_WAIT:?}");
+                failing.push("broker: not answering");
+            }
         }
     }
     if failing.is_empty() {

@@ -7,6 +7,7 @@ pub mod admin;
 mod assets;
 pub mod backup;
 pub mod cluster;
+pub mod edge;
 pub mod host;
 mod http;
 pub mod hub;
@@ -19,6 +20,7 @@ mod play;
 pub mod rating;
 pub mod remote;
 pub mod room;
+pub mod seal;
 pub mod secret;
 pub mod serving;
 mod socket;
@@ -30,8 +32,9 @@ mod views;
 pub mod watch;
 
 use axum::Router;
-use axum::extract::{ConnectInfo, State, WebSocketUpgrade};
-use axum::http::StatusCode;
+use axum::extract::{Extension, State, WebSocketUpgrade};
+use axum::http::{StatusCode, header};
+use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use hub::Hub;
@@ -39,21 +42,29 @@ use khet_protocol::MAX_CLIENT_MESSAGE_BYTES;
 use limits::{LimitSettings, Limits};
 pub use state::AppState;
 use std::future::Future;
-use std::net::SocketAddr;
+use std::sync::Arc;
 use store::{Store, StoreError};
 use tokio::net::TcpListener;
 
+/// A socket turned away by the limits: 429, to come back in a minute.
+pub(crate) fn turned_away(why: &'static str) -> Response {
+    metrics::turned_away();
+    (
+        StatusCode::TOO_MANY_REQUESTS,
+        [(header::RETRY_AFTER, "60")],
+        why,
+    )
+        .into_response()
+}
+
 async fn upgrade(
     State(state): State<AppState>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    Extension(client): Extension<edge::Client>,
     ws: WebSocketUpgrade,
 ) -> Response {
-    let permit = match state.limits.admit(addr.ip()) {
+    let permit = match state.limits.admit(client.0) {
         Ok(permit) => permit,
-        Err(why) => {
-            metrics::turned_away();
-            return (StatusCode::TOO_MANY_REQUESTS, why).into_response();
-        }
+        Err(why) => return turned_away(why),
     };
     let (hub, limits) = (state.hub.clone(), state.limits.clone());
     // A client's messages are small: a small read buffer (tungstenite's default is 128 KiB a
@@ -61,15 +72,23 @@ async fn upgrade(
     ws.max_message_size(MAX_CLIENT_MESSAGE_BYTES)
         .max_frame_size(MAX_CLIENT_MESSAGE_BYTES)
         .read_buffer_size(2 * MAX_CLIENT_MESSAGE_BYTES)
-        .on_upgrade(move |socket| socket::serve(socket, hub, limits, permit, addr.ip()))
+        .on_upgrade(move |socket| socket::serve(socket, hub, limits, permit, client.0))
 }
 
-/// The server's routes.
-pub fn router(hub: Hub, limits: LimitSettings) -> Router {
+/// The server's routes, behind the edge (`edge`): every request charged to its address and
+/// answered with the security headers; the WebSockets refused to other sites' pages.
+pub fn router(hub: Hub, settings: &Settings) -> Router {
     let state = AppState {
         hub,
-        limits: Limits::new(limits),
+        limits: Limits::new(settings.limits),
     };
+    let edge = Arc::new(edge::Edge {
+        trusted: settings.trusted_proxies.clone(),
+        origins: settings.allowed_origins.clone(),
+        tls: settings.tls.is_some(),
+        limits: state.limits.clone(),
+    });
+    let same_origin = || from_fn_with_state(edge.clone(), edge::same_origin);
     let limits = state.limits.clone();
     tokio::spawn(async move {
         let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
@@ -82,12 +101,12 @@ pub fn router(hub: Hub, limits: LimitSettings) -> Router {
         .route("/", get(watch::lobby))
         .route("/about", get(http::index))
         .route("/watch/{code}", get(watch::page))
-        .route("/watch/{code}/ws", get(watch::socket))
+        .route("/watch/{code}/ws", get(watch::socket).layer(same_origin()))
         .route("/web/{file}", get(assets::asset))
         .route("/play", get(play::home))
         .route("/play/{code}", get(play::game))
         .route("/setups", get(play::setups))
-        .route("/ws", get(upgrade))
+        .route("/ws", get(upgrade).layer(same_origin()))
         .route("/games", get(http::games))
         .route("/games/{file}", get(http::record))
         .route("/players", get(http::players))
@@ -95,6 +114,7 @@ pub fn router(hub: Hub, limits: LimitSettings) -> Router {
         .route("/healthz", get(http::healthz))
         .route("/readyz", get(http::readyz))
         .with_state(state)
+        .layer(from_fn_with_state(edge.clone(), edge::guard))
 }
 
 /// A node among several (`--broker`).
@@ -106,6 +126,10 @@ pub struct ClusterSettings {
     pub name: String,
     /// This node's name, unique among the nodes.
     pub node: String,
+    /// The secret the nodes share, which seals their messages (`seal`).
+    pub secret: seal::SharedSecret,
+    /// Redis's password, if not in the URL (`--broker-password-file`).
+    pub broker_password: Option<seal::Hidden<String>>,
     /// How long a node's hold on its games lasts without renewal: how soon a surviving node
     /// takes up the games of one that died.
     pub lease: std::time::Duration,
@@ -127,6 +151,12 @@ pub struct Settings {
     pub admin: Option<std::sync::Arc<admin::Socket>>,
     /// Who may play rated, how often a pair, and how long a bar holds a network.
     pub identity: identity::IdentityPolicy,
+    /// The bounds on games waiting for an opponent.
+    pub open_games: hub::OpenGameSettings,
+    /// Reverse proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`).
+    pub trusted_proxies: Vec<edge::Prefix>,
+    /// Other sites whose pages may open the WebSockets (`--allow-origin`).
+    pub allowed_origins: Vec<String>,
 }
 
 impl Default for Settings {
@@ -138,6 +168,9 @@ impl Default for Settings {
             tls: None,
             admin: None,
             identity: identity::IdentityPolicy::default(),
+            open_games: hub::OpenGameSettings::default(),
+            trusted_proxies: Vec::new(),
+            allowed_origins: Vec::new(),
         }
     }
 }
@@ -150,10 +183,9 @@ pub async fn serve(
     settings: Settings,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), StoreError> {
-    let limits = settings.limits;
     let (cluster, incoming) = match &settings.cluster {
         Some(c) => {
-            let (broker, stream) = cluster::Broker::connect(&c.broker, &c.name, &c.node)
+            let (broker, stream) = cluster::Broker::connect(c)
                 .await
                 .map_err(StoreError::Broker)?;
             let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
@@ -170,21 +202,23 @@ pub async fn serve(
         store.clone(),
         settings.abandon_grace,
         cluster,
+        settings.open_games,
         settings.identity,
     );
     tokio::spawn(hub.clone().sweep_networks());
     if let Some(incoming) = incoming {
         tokio::spawn(hub.clone().run_cluster(incoming));
     }
-    let resumed = hub.resume_games().await?;
+    let resumed = hub.resume_games(true).await?;
     if resumed > 0 {
         tracing::info!(games = resumed, "took up the unfinished games");
     }
     if let Some(socket) = &settings.admin {
         socket.serve(hub.clone()).map_err(StoreError::System)?;
     }
-    let app = router(hub, limits);
-    serving::run(listener, app, settings.tls.clone(), shutdown).await;
+    let app = router(hub, &settings);
+    let cap = usize::try_from(settings.limits.max_connections).unwrap_or(usize::MAX);
+    serving::run(listener, app, settings.tls.clone(), cap, shutdown).await;
     tracing::info!("stopping");
     // Other nodes (or this one started among several) take its games up at once instead of
     // after its leases; as far as the database lets it, and no longer than RELEASE_WAIT.

@@ -1,12 +1,24 @@
-//! Limits on what one address or one connection may do: sockets open at once and new ones a
-//! minute per address, messages a second per connection (governor's token buckets). A client
-//! that keeps to the protocol never meets them; a flood is refused and its connection closed.
+//! Limits on what one address or one connection may do: requests a minute, sockets open at once
+//! and new ones a minute per address, messages a second per connection (governor's token
+//! buckets). A client that keeps to the protocol never meets them; a flood is refused and its
+//! connection closed. An address is an IPv6 /64 (what one subscriber is given, so one
+//! subscriber's countless addresses are one), or an IPv4 address.
 
 use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota, RateLimiter};
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The address the limits count `ip` under: its /64 for IPv6, itself for IPv4 (an IPv4-mapped
+/// IPv6 address is its IPv4 address).
+pub fn key(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => IpAddr::V6((u128::from(v6) & !u128::from(u64::MAX)).into()),
+        v4 => v4,
+    }
+}
 
 /// The limits' settings (`khet-server --help` lists them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,6 +29,11 @@ pub struct LimitSettings {
     pub connects_per_minute: u32,
     /// Messages one connection may send a second (after a burst of three times as many).
     pub messages_per_second: u32,
+    /// Requests (pages, lists, files, socket openings) one address may make a minute (after a
+    /// burst of a quarter as many).
+    pub requests_per_minute: u32,
+    /// Connections open at once, all addresses together.
+    pub max_connections: u32,
 }
 
 impl Default for LimitSettings {
@@ -27,6 +44,12 @@ impl Default for LimitSettings {
             sockets_per_address: 16,
             connects_per_minute: 60,
             messages_per_second: 10,
+            // The lobby's page asks every 5 s, a page's load is about ten files: a club room
+            // behind one address has room, a script does not.
+            requests_per_minute: 600,
+            // Far below the unit's LimitNOFILE (16384): the database's and the system's files
+            // still open past it.
+            max_connections: 10_000,
         }
     }
 }
@@ -40,6 +63,7 @@ pub struct Limits {
     settings: LimitSettings,
     open: Mutex<HashMap<IpAddr, u32>>,
     connects: DefaultKeyedRateLimiter<IpAddr>,
+    requests: DefaultKeyedRateLimiter<IpAddr>,
 }
 
 /// One admitted socket; dropping it frees its place.
@@ -68,15 +92,29 @@ impl Limits {
     /// Limits with `settings`.
     pub fn new(settings: LimitSettings) -> Arc<Limits> {
         let per_minute = nonzero(settings.connects_per_minute);
+        let requests = nonzero(settings.requests_per_minute);
         Arc::new(Limits {
             settings,
             open: Mutex::new(HashMap::new()),
             connects: RateLimiter::keyed(Quota::per_minute(per_minute).allow_burst(per_minute)),
+            requests: RateLimiter::keyed(
+                Quota::per_minute(requests).allow_burst(nonzero(requests.get() / 4)),
+            ),
         })
+    }
+
+    /// Charges a request from `ip` to its address; past the address's budget, how long until
+    /// the next is let through.
+    pub fn request(&self, ip: IpAddr) -> Result<(), Duration> {
+        use governor::clock::{Clock, DefaultClock};
+        self.requests
+            .check_key(&key(ip))
+            .map_err(|not_until| not_until.wait_time_from(DefaultClock::default().now()))
     }
 
     /// A place for a new socket from `ip`, or why not.
     pub fn admit(self: &Arc<Limits>, ip: IpAddr) -> Result<Permit, &'static str> {
+        let ip = key(ip);
         if self.connects.check_key(&ip).is_err() {
             return Err("too many new connections from your address; wait a minute");
         }
@@ -99,6 +137,7 @@ impl Limits {
     /// (the server calls it every minute).
     pub fn forget_quiet(&self) {
         self.connects.retain_recent();
+        self.requests.retain_recent();
     }
 
     /// A connection's message budget.
@@ -120,6 +159,7 @@ mod tests {
             sockets_per_address: 2,
             connects_per_minute: 100,
             messages_per_second: 1,
+            ..LimitSettings::default()
         });
         let ip: IpAddr = [127, 0, 0, 1].into();
         let a = limits.admit(ip).unwrap();
@@ -142,9 +182,38 @@ mod tests {
             sockets_per_address: 100,
             connects_per_minute: 5,
             messages_per_second: 1,
+            ..LimitSettings::default()
         });
         let ip: IpAddr = [10, 0, 0, 1].into();
         let permits: Vec<_> = (0..10).map(|_| limits.admit(ip)).collect();
         assert_eq!(permits.iter().filter(|p| p.is_ok()).count(), 5);
+    }
+
+    #[test]
+    fn an_ipv6_slash_64_is_one_address_and_a_mapped_ipv4_its_ipv4() {
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        assert_eq!(
+            key(ip("2001:db8:1:2:aaaa::1")),
+            key(ip("2001:db8:1:2:bbbb::9"))
+        );
+        assert_ne!(key(ip("2001:db8:1:2::1")), key(ip("2001:db8:1:3::1")));
+        assert_eq!(key(ip("::ffff:198.51.100.4")), ip("198.51.100.4"));
+        let limits = Limits::new(LimitSettings {
+            requests_per_minute: 8,
+            ..LimitSettings::default()
+        });
+        let served = (0..10)
+            .filter(|i| limits.request(ip(&format!("2001:db8::{i}"))).is_ok())
+            .count();
+        assert_eq!(
+            served, 2,
+            "a burst of a quarter of the minute's, shared by the /64"
+        );
+        let wait = limits.request(ip("2001:db8::1")).unwrap_err();
+        assert!(
+            wait > Duration::ZERO && wait <= Duration::from_secs(8),
+            "{wait:?}"
+        );
+        assert!(limits.request(ip("2001:db8:0:1::1")).is_ok(), "another /64");
     }
 }

@@ -30,3 +30,32 @@ pub fn init(format: LogFormat, level: &str) -> Result<(), String> {
     };
     installed.map_err(|e| format!("logging: {e}"))
 }
+
+/// How the log names game `code`: by its code if it is `listed`; otherwise by a tag made from
+/// it with a key drawn at each start. An unlisted game's code is its secret (whoever has it may
+/// join), and a log may go to a collector others read; the tag still tells one game's lines
+/// from another's within a run (`khet-server admin games` shows the codes to the operator).
+pub fn game(code: &str, listed: bool) -> String {
+    if listed {
+        return code.to_string();
+    }
+    static KEY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let key = KEY.get_or_init(|| crate::secret::new_secret().unwrap_or_default());
+    let hash = crate::secret::hash(&format!("{key}{code}"));
+    format!("unlisted-{}", &hash[..10])
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_unlisted_game_is_named_by_a_tag_that_does_not_show_its_code() {
+        assert_eq!(super::game("ABCDEFGH", true), "ABCDEFGH");
+        let tag = super::game("ABCDEFGH", false);
+        assert!(
+            !tag.contains("ABCDEFGH") && tag.starts_with("unlisted-"),
+            "{tag}"
+        );
+        assert_eq!(tag, super::game("ABCDEFGH", false), "the same within a run");
+        assert_ne!(tag, super::game("ABCDEFGJ", false));
+    }
+}

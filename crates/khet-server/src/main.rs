@@ -4,6 +4,7 @@
 mod config;
 
 use clap::{Parser, Subcommand};
+use khet_server::hub::OpenGameSettings;
 use khet_server::identity::IdentityPolicy;
 use khet_server::limits::LimitSettings;
 use khet_server::logs::LogFormat;
@@ -111,8 +112,9 @@ struct Args {
     /// The address and port to listen on (port 0: any free port)
     #[arg(long, default_value = "127.0.0.1:7878")]
     listen: SocketAddr,
-    /// Run as one node among several: the Redis server they share, redis://HOST:PORT (needs
-    /// --database, the PostgreSQL they share)
+    /// Run as one node among several: the Redis server they share, redis://HOST:PORT, or
+    /// rediss://HOST:PORT for TLS (needs --database, the PostgreSQL they share, and
+    /// --cluster-secret-file)
     #[arg(long, value_name = "URL", requires = "database")]
     broker: Option<String>,
     /// The cluster's name: nodes of one cluster share it, and clusters sharing one Redis differ
@@ -121,6 +123,14 @@ struct Args {
     /// This node's name among the nodes (default: a new random one at each start)
     #[arg(long, requires = "broker")]
     node: Option<String>,
+    /// The secret the nodes of the cluster share, which signs their messages: this file's
+    /// content, at least 32 bytes (needed with --broker; readable by the server's user only)
+    #[arg(long, value_name = "FILE", requires = "broker")]
+    cluster_secret_file: Option<PathBuf>,
+    /// Redis's password, this file's content (instead of in --broker's URL, which others may
+    /// read on the command line)
+    #[arg(long, value_name = "FILE", requires = "broker")]
+    broker_password_file: Option<PathBuf>,
     /// Seconds a node holds its games without renewing: how soon another node takes up the
     /// games of one that died
     #[arg(
@@ -139,6 +149,22 @@ struct Args {
     /// Messages one connection may send a second
     #[arg(long, default_value_t = LimitSettings::default().messages_per_second)]
     messages_per_second: u32,
+    /// Requests (pages, lists, files, socket openings) one address may make a minute, after a
+    /// burst of a quarter as many; past it, 429. An address is the first 64 bits of an IPv6 address (one subscriber's), or an IPv4 address
+    #[arg(long, default_value_t = LimitSettings::default().requests_per_minute)]
+    requests_per_minute: u32,
+    /// Connections open at once, all addresses together (WebSockets included); past it, 503
+    #[arg(long, default_value_t = LimitSettings::default().max_connections)]
+    max_connections: u32,
+    /// A reverse proxy in front, ADDR or ADDR/PREFIX: a request from it is counted as from the
+    /// client its X-Forwarded-For names (the right-most address not a trusted proxy's). Give it
+    /// once for each proxy; without it the header is ignored
+    #[arg(long, value_name = "ADDR[/PREFIX]")]
+    trusted_proxy: Vec<khet_server::edge::Prefix>,
+    /// Let the pages of another site open the WebSockets: https://HOST[:PORT], once for each.
+    /// Programs (no Origin) and the server's own pages always may
+    #[arg(long, value_name = "URL", value_parser = khet_server::edge::parse_origin)]
+    allow_origin: Vec<String>,
     /// Seconds a player must be gone before the opponent may claim the game
     #[arg(long, value_name = "SECONDS", default_value_t = khet_protocol::ABANDON_GRACE_MS as f64 / 1000.0)]
     abandon_grace: f64,
@@ -153,6 +179,17 @@ struct Args {
     /// (an IPv4 address, an IPv6 /64), which are kept that long for it (0: none kept or held)
     #[arg(long, value_name = "HOURS", default_value_t = 24.0)]
     bar_holds_network: f64,
+    /// Games one player may have waiting for an opponent at once
+    #[arg(long, default_value_t = OpenGameSettings::default().per_player)]
+    open_games_per_player: u32,
+    /// Games the players of one address (for IPv6, its 64-bit prefix) may have waiting for an
+    /// opponent at once
+    #[arg(long, default_value_t = OpenGameSettings::default().per_address)]
+    open_games_per_address: u32,
+    /// Seconds a game waiting for an opponent is kept once its creator is gone; then it is
+    /// withdrawn (and at a start, older ones are withdrawn instead of loaded)
+    #[arg(long, value_name = "SECONDS", default_value_t = OpenGameSettings::default().withdraw_after.as_secs_f64())]
+    withdraw_open_after: f64,
     /// Serve https and wss with the certificate chain in this PEM file (needs --tls-key)
     #[arg(long, value_name = "FILE", requires = "tls_key")]
     tls_cert: Option<PathBuf>,
@@ -231,8 +268,16 @@ impl Place {
     }
 }
 
-async fn run(args: Args, place: Place, admin_socket: Option<PathBuf>) -> Result<(), String> {
+async fn run(
+    args: Args,
+    place: Place,
+    admin_socket: Option<PathBuf>,
+    config: Option<PathBuf>,
+) -> Result<(), String> {
     khet_server::logs::init(args.log_format, &args.log_level)?;
+    if let Some(config) = &config {
+        khet_server::seal::warn_if_others_read(config);
+    }
     // Held until the server ends: one server a data folder, and no restore under it.
     let mut _lock = None;
     let (store, where_) = match place {
@@ -278,13 +323,25 @@ async fn run(args: Args, place: Place, admin_socket: Option<PathBuf>) -> Result<
     if !(0.0..=8_760.0).contains(&args.bar_holds_network) {
         return Err("--bar-holds-network is 0 to 8760 hours".into());
     }
+    if !(0.0..=604_800.0).contains(&args.withdraw_open_after) {
+        return Err("--withdraw-open-after is 0 to 604800 seconds (a week)".into());
+    }
     let settings = khet_server::Settings {
         limits: LimitSettings {
             sockets_per_address: args.sockets_per_address,
             connects_per_minute: args.connects_per_minute,
             messages_per_second: args.messages_per_second,
+            requests_per_minute: args.requests_per_minute,
+            max_connections: args.max_connections,
         },
+        trusted_proxies: args.trusted_proxy,
+        allowed_origins: args.allow_origin,
         abandon_grace: Duration::from_secs_f64(args.abandon_grace),
+        open_games: OpenGameSettings {
+            per_player: args.open_games_per_player,
+            per_address: args.open_games_per_address,
+            withdraw_after: Duration::from_secs_f64(args.withdraw_open_after),
+        },
         cluster: match args.broker {
             Some(broker) => {
                 let node = match args.node {
@@ -304,10 +361,28 @@ async fn run(args: Args, place: Place, admin_socket: Option<PathBuf>) -> Result<
                 {
                     return Err("--cluster is letters, digits and dashes".into());
                 }
+                let secret = args.cluster_secret_file.as_deref().ok_or(
+                    "--broker needs --cluster-secret-file: the secret the nodes share, which \
+                     signs their messages (at least 32 bytes; docs/server.md)",
+                )?;
+                khet_server::seal::warn_if_others_read(secret);
+                let secret = khet_server::seal::SharedSecret::from_file(secret)?;
+                let broker_password = match &args.broker_password_file {
+                    Some(file) => {
+                        khet_server::seal::warn_if_others_read(file);
+                        let bytes = khet_server::seal::read_secret_file(file)?;
+                        let password = String::from_utf8(bytes)
+                            .map_err(|_| format!("{}: not UTF-8 text", file.display()))?;
+                        Some(khet_server::seal::Hidden(password))
+                    }
+                    None => None,
+                };
                 Some(khet_server::ClusterSettings {
                     name: args.cluster,
                     broker,
                     node,
+                    secret,
+                    broker_password,
                     lease: Duration::from_secs_f64(args.lease),
                 })
             }
@@ -409,7 +484,7 @@ fn main() -> ExitCode {
         let admin_socket = place.admin_socket(cli.admin_socket.as_ref());
         match cli.command {
             Some(command) => runtime.block_on(tend(command, place, admin_socket)),
-            None => runtime.block_on(run(cli.serve, place, admin_socket)),
+            None => runtime.block_on(run(cli.serve, place, admin_socket, cli.config)),
         }
     });
     match done {

@@ -175,4 +175,10 @@ pub trait RoomHost: Send + Sync {
 
     /// Who may play rated, and how often against the same opponent.
     fn identity_policy(&self) -> crate::identity::IdentityPolicy;
+
+    /// How long an open game waits for its creator to come back before it is withdrawn.
+    fn withdraw_after(&self) -> Duration;
+
+    /// Game `code` no longer waits for an opponent (it started, or was withdrawn).
+    fn not_open(&self, code: &str);
 }

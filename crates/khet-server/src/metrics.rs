@@ -36,6 +36,7 @@ pub struct Metrics {
     database_errors: AtomicU64,
     broker_errors: AtomicU64,
     takeovers: AtomicU64,
+    cluster_dropped: AtomicU64,
 }
 
 /// The process's counters.
@@ -54,6 +55,7 @@ pub static METRICS: Metrics = Metrics {
     database_errors: AtomicU64::new(0),
     broker_errors: AtomicU64::new(0),
     takeovers: AtomicU64::new(0),
+    cluster_dropped: AtomicU64::new(0),
 };
 
 /// A player's connection, counted while it lasts.
@@ -134,6 +136,12 @@ pub fn broker_failed() {
     METRICS.broker_errors.fetch_add(1, Relaxed);
 }
 
+/// A message heard on the broker was dropped: not sealed by a node of this cluster, or heard
+/// before (`seal`).
+pub fn cluster_message_dropped() {
+    METRICS.cluster_dropped.fetch_add(1, Relaxed);
+}
+
 /// The protocol's name of `code` (`"rate_limited"`), as a label.
 fn refusal_name(code: Refusal) -> &'static str {
     match code {
@@ -165,8 +173,9 @@ fn metric(out: &mut String, name: &str, kind: &str, help: &str, value: impl std:
     );
 }
 
-/// The counters in Prometheus' text format, with the hub's own gauges.
-pub fn render(live_games: usize, open_games: usize) -> String {
+/// The counters in Prometheus' text format, with the hub's own gauges: games live, in the lobby,
+/// and waiting for an opponent (listed or not). Counts only: no game's code is ever a label.
+pub fn render(live_games: usize, open_games: usize, waiting_games: usize) -> String {
     let m = &METRICS;
     let mut out = String::new();
     let get = |a: &AtomicU64| a.load(Relaxed);
@@ -197,6 +206,14 @@ pub fn render(live_games: usize, open_games: usize) -> String {
         "gauge",
         "Games in the lobby, waiting for an opponent.",
         open_games,
+    );
+    metric(
+        &mut out,
+        "khet_games_waiting",
+        "gauge",
+        "Games of this node waiting for an opponent, listed or not (bounded per player and \
+         address).",
+        waiting_games,
     );
     metric(
         &mut out,
@@ -268,6 +285,14 @@ pub fn render(live_games: usize, open_games: usize) -> String {
         "counter",
         "Games of a node gone taken up by this node.",
         get(&m.takeovers),
+    );
+    metric(
+        &mut out,
+        "khet_cluster_messages_dropped_total",
+        "counter",
+        "Messages heard on the broker and dropped: not sealed with this cluster's secret, \
+         outside the time window, or heard already.",
+        get(&m.cluster_dropped),
     );
     out
 }

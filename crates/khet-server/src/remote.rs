@@ -69,7 +69,10 @@ impl Proxy {
             Err(_) => Some("subscribing timed out".to_string()),
         };
         if let Some(e) = failed {
-            tracing::warn!(code = %self.code, "broker: following a game: {e}");
+            // Not the code: an unlisted game's is its secret, and a proxy does not know
+            // whether its game is listed.
+            tracing::debug!(code = %self.code, "broker: following a game: {e}");
+            tracing::warn!("broker: following a game of another node: {e}");
             self.host.remove_room(&self.code, self.id);
             commands.close();
             while let Ok(command) = commands.try_recv() {

@@ -70,10 +70,11 @@ impl Room {
         store: Store,
         host: Box<dyn RoomHost>,
     ) -> Result<Room, StoreError> {
+        let name = crate::logs::game(&row.code, row.listed);
         let start = parse_position(&row.start)
-            .map_err(|e| StoreError::Corrupt(format!("game {}: start: {e}", row.code)))?;
+            .map_err(|e| StoreError::Corrupt(format!("game {name}: start: {e}")))?;
         let mut game = Game::from_moves(start, moves)
-            .map_err(|e| StoreError::Corrupt(format!("game {}: moves: {e}", row.code)))?;
+            .map_err(|e| StoreError::Corrupt(format!("game {name}: moves: {e}")))?;
         if let Some(result) = row.result {
             game.end_with(result);
         }
@@ -116,7 +117,7 @@ impl Room {
     /// followers' connections close, and their clients find the game on its new node).
     fn lost(&mut self, e: StoreError) -> Refused {
         if e.is_fenced() {
-            tracing::warn!(code = %self.row.code, "game taken over by another node");
+            tracing::warn!(code = %self.logged(), "game taken over by another node");
             self.fenced = true;
             return Refused::unavailable();
         }
@@ -145,12 +146,13 @@ impl Room {
             if let Some(result) = self.game.result()
                 && let Err(e) = self.finish(result).await
             {
-                tracing::warn!(code = %self.row.code, "{}", e.reason);
+                tracing::warn!(code = %self.logged(), "{}", e.reason);
             }
         }
         self.update_lobby();
         loop {
             let flag = self.flag_deadline();
+            let withdraw = self.withdraw_deadline();
             tokio::select! {
                 command = rx.recv() => match command {
                     Some(command) => self.handle(command).await,
@@ -158,6 +160,9 @@ impl Room {
                 },
                 () = sleep_until(flag.unwrap_or_else(Instant::now)), if flag.is_some() => {
                     self.flag().await;
+                }
+                () = sleep_until(withdraw.unwrap_or_else(Instant::now)), if withdraw.is_some() => {
+                    self.withdraw_abandoned().await;
                 }
             }
             if (self.row.status == Status::Over && self.followers() == 0) || self.fenced {
@@ -171,6 +176,43 @@ impl Room {
             rx.close();
             while let Ok(command) = rx.try_recv() {
                 command.refuse(Refused::unavailable());
+            }
+        }
+    }
+
+    /// How the log names this game (an unlisted game's code is its secret).
+    fn logged(&self) -> String {
+        crate::logs::game(&self.row.code, self.row.listed)
+    }
+
+    /// When an open game whose creator is gone is withdrawn: once they have been gone
+    /// [`RoomHost::withdraw_after`], so that games nobody waits for do not pile up.
+    fn withdraw_deadline(&self) -> Option<Instant> {
+        if self.row.status != Status::Open || self.fenced {
+            return None;
+        }
+        let creator = Color::ALL
+            .into_iter()
+            .find(|c| self.row.players[c.index()].is_some())?;
+        let gone = self.gone_since[creator.index()]?;
+        Some(gone + self.host.withdraw_after())
+    }
+
+    /// Withdraws the open game its creator left, as they would have.
+    async fn withdraw_abandoned(&mut self) {
+        match self.withdraw().await {
+            Ok(()) => {
+                tracing::info!(code = %self.logged(), "open game withdrawn: its creator is gone");
+            }
+            Err(e) => {
+                tracing::warn!(code = %self.logged(), "withdrawing an open game: {}", e.reason);
+                // Tried again after as long once more, not at once over and over.
+                if let Some(side) = Color::ALL
+                    .into_iter()
+                    .find(|c| self.row.players[c.index()].is_some())
+                {
+                    self.gone_since[side.index()] = Some(Instant::now());
+                }
             }
         }
     }
@@ -257,7 +299,7 @@ impl Room {
         if let Ok(result) = game.lose_on_time(side)
             && let Err(e) = self.finish(result).await
         {
-            tracing::warn!(code = %self.row.code, "{}", e.reason);
+            tracing::warn!(code = %self.logged(), "{}", e.reason);
         }
     }
 
@@ -377,6 +419,7 @@ impl Room {
         self.row.secrets[free.index()] = Some(secret_hash);
         self.players[free.index()] = Some(player);
         self.row.status = Status::Playing;
+        self.host.not_open(&self.row.code);
         if self.clock_runs() {
             self.turn_started = Some(Instant::now());
         }
@@ -733,7 +776,7 @@ impl Room {
             && let Err(e) = self.finish(result).await
         {
             // The move is stored; the end will be stored when the room is next loaded.
-            tracing::warn!(code = %self.row.code, "{}", e.reason);
+            tracing::warn!(code = %self.logged(), "{}", e.reason);
         }
         Ok(())
     }
@@ -857,7 +900,7 @@ impl Room {
             .map_err(|e| self.lost(e))?;
         self.game.end_with(result);
         crate::metrics::game_finished();
-        tracing::info!(code = %self.row.code, result = %result, "game ended");
+        tracing::info!(code = %self.logged(), result = %result, "game ended");
         self.clocks_ms = clocks_ms;
         self.turn_started = None;
         self.row.status = Status::Over;
@@ -911,8 +954,8 @@ impl Room {
             .await
             .map_err(|e| self.lost(e))?;
         self.row.status = Status::Over;
-        self.row.listed = false;
         self.update_lobby();
+        self.host.not_open(&self.row.code);
         self.host.remove_room(&self.row.code, self.id);
         Ok(())
     }

@@ -4,6 +4,11 @@
 //! [`STOP_WAIT`] at most for the requests under way. Idle connections are closed at once on a
 //! stop; WebSockets, once upgraded, are the sessions' own and end with the process (clients
 //! reconnect, to another node if there is one).
+//!
+//! And the cap on connections open at once, all addresses together (`--max-connections`): each
+//! connection holds a place until its socket closes, a WebSocket's included (the place goes with
+//! the stream into the upgrade); past the cap a new connection is answered 503 and closed, and
+//! past [`REFUSING_AT_ONCE`] refusals under way, closed unanswered.
 
 use crate::tls::Tls;
 use axum::Router;
@@ -12,10 +17,14 @@ use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::task::{Context, Poll};
 use std::time::Duration;
-use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::watch;
+use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
 
 /// How long a request's headers may take to arrive, from the connection's opening or the end of
@@ -29,23 +38,98 @@ pub const STOP_WAIT: Duration = Duration::from_secs(5);
 /// pause the loop would spin on the same error.
 const ACCEPT_PAUSE: Duration = Duration::from_millis(100);
 
-/// Serves `app` on `listener` (over TLS with `tls`) until `stop` completes, then closes the
-/// connections: idle ones at once, the others when their request is answered or [`STOP_WAIT`]
-/// has passed.
+/// Connections past the cap answered 503 at once; more are closed unanswered, so that a flood
+/// of connections costs the server no more than this.
+pub const REFUSING_AT_ONCE: usize = 64;
+
+/// A connection's place under the cap, given back when its stream is dropped.
+struct Place(Arc<AtomicUsize>);
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// A stream holding its place: it travels with the stream through TLS and into a WebSocket.
+struct Counted<S> {
+    stream: S,
+    _place: Place,
+}
+
+impl<S: AsyncRead + Unpin> AsyncRead for Counted<S> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl<S: AsyncWrite + Unpin> AsyncWrite for Counted<S> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+}
+
+/// Serves `app` on `listener` (over TLS with `tls`), at most `max_connections` open at once,
+/// until `stop` completes, then closes the connections: idle ones at once, the others when
+/// their request is answered or [`STOP_WAIT`] has passed.
 pub async fn run(
     listener: TcpListener,
     app: Router,
     tls: Option<Tls>,
+    max_connections: usize,
     stop: impl Future<Output = ()>,
 ) {
     let (stopping_tx, stopping) = watch::channel(false);
     let mut connections = JoinSet::new();
+    let open = Arc::new(AtomicUsize::new(0));
+    let refusing = Arc::new(Semaphore::new(REFUSING_AT_ONCE));
     tokio::pin!(stop);
     loop {
         tokio::select! {
             () = &mut stop => break,
             accepted = listener.accept() => match accepted {
                 Ok((stream, addr)) => {
+                    if open.load(Ordering::Relaxed) >= max_connections {
+                        crate::metrics::turned_away();
+                        if let Ok(turn) = Arc::clone(&refusing).try_acquire_owned() {
+                            let tls = tls.clone();
+                            connections.spawn(async move {
+                                refuse(stream, tls).await;
+                                drop(turn);
+                            });
+                        }
+                        continue;
+                    }
+                    open.fetch_add(1, Ordering::Relaxed);
+                    let stream = Counted { stream, _place: Place(Arc::clone(&open)) };
                     let (app, stopping) = (app.clone(), stopping.clone());
                     match tls.clone() {
                         None => connections.spawn(connection(stream, addr, app, stopping)),
@@ -77,10 +161,46 @@ pub async fn run(
     }
 }
 
+/// A connection past the cap: its request read (within [`HEADER_WAIT`]) and answered 503, then
+/// closed.
+async fn refuse(stream: TcpStream, tls: Option<Tls>) {
+    let hsts = tls.is_some();
+    let _ = tokio::time::timeout(HEADER_WAIT + STOP_WAIT, async {
+        match tls {
+            None => busy(stream, hsts).await,
+            Some(tls) => {
+                if let Ok(stream) = tls.acceptor.accept(stream).await {
+                    busy(stream, hsts).await;
+                }
+            }
+        }
+    })
+    .await;
+}
+
+/// Answers a connection's request with 503, and no more.
+async fn busy<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(stream: S, hsts: bool) {
+    let service = hyper::service::service_fn(move |_request: hyper::Request<_>| async move {
+        let mut answer = axum::response::IntoResponse::into_response((
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            [(axum::http::header::RETRY_AFTER, "10")],
+            "the server has all the connections it can take; try again in a little while\n",
+        ));
+        crate::edge::secure(answer.headers_mut(), hsts);
+        Ok::<_, std::convert::Infallible>(answer)
+    });
+    let _ = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEADER_WAIT)
+        .keep_alive(false)
+        .serve_connection(TokioIo::new(stream), service)
+        .await;
+}
+
 /// One connection over TLS: its handshake must end within [`HEADER_WAIT`] too.
-async fn secured(
+async fn secured<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(
     tls: Tls,
-    stream: TcpStream,
+    stream: S,
     addr: SocketAddr,
     app: Router,
     stopping: watch::Receiver<bool>,

@@ -56,19 +56,21 @@ struct Session {
     heard: Instant,
     /// The page's views of its game, if its hello asked for them.
     views: Option<crate::views::Views>,
+    /// The client's address, which the caps on open games count by.
+    address: std::net::IpAddr,
 }
 
-/// Serves one connection until it closes.
-/// `ip` is the client's address, of which only its network is kept ([`crate::identity`]).
+/// Serves one connection, from `address`, until it closes. The caps on open games count by
+/// it; of it only its network is kept, for a bar's hold ([`crate::identity`]).
 pub async fn serve(
     mut socket: WebSocket,
     hub: Hub,
     limits: Arc<Limits>,
     _permit: Permit,
-    ip: std::net::IpAddr,
+    address: std::net::IpAddr,
 ) {
     let _counted = crate::metrics::Connection::open();
-    let network = crate::identity::network(ip);
+    let network = crate::identity::network(address);
     let Some((player, views)) = hello(&mut socket, &hub, &network).await else {
         return;
     };
@@ -82,6 +84,7 @@ pub async fn serve(
         bad: 0,
         heard: Instant::now(),
         views: views.then(crate::views::Views::default),
+        address,
     };
     session.run().await;
     session.unfollow().await;
@@ -292,21 +295,19 @@ impl Session {
             self.refuse(Refused::new(Refusal::Barred, why)).await;
             return Next::Close("barred");
         }
-        let text = match message {
-            Message::Text(text) => text,
-            Message::Binary(_) => {
-                if self.budget.check().is_err() {
-                    return self.flooded().await;
-                }
-                return self.bad("messages are JSON text, not binary").await;
-            }
-            Message::Close(_) => return Next::Close("bye"),
-            // Pings are answered by the WebSocket itself; pongs only show the client is there.
-            _ => return Next::Continue,
-        };
+        if matches!(message, Message::Close(_)) {
+            return Next::Close("bye");
+        }
+        // Every message counts, pings and pongs too: each costs the server an answer or a wake.
         if self.budget.check().is_err() {
             return self.flooded().await;
         }
+        let text = match message {
+            Message::Text(text) => text,
+            Message::Binary(_) => return self.bad("messages are JSON text, not binary").await,
+            // Pings are answered by the WebSocket itself; pongs only show the client is there.
+            _ => return Next::Continue,
+        };
         match ClientMsg::from_json(text.as_str()) {
             Ok(msg) => self.command(msg).await,
             Err(e) => self.bad(&e).await,
@@ -355,7 +356,10 @@ impl Session {
                 Next::Continue
             }
             ClientMsg::Create(new) => {
-                let seat = self.hub.create(&self.player, &new).await;
+                let seat = self
+                    .hub
+                    .create(&self.player, &new, Some(self.address))
+                    .await;
                 self.seated(seat).await
             }
             ClientMsg::Join { code } => {
@@ -366,7 +370,8 @@ impl Session {
                 self.seated(seat).await
             }
             ClientMsg::Seek { clock, rated } => {
-                let seat = self.hub.seek(&self.player, clock, rated).await;
+                let from = Some(self.address);
+                let seat = self.hub.seek(&self.player, clock, rated, from).await;
                 self.seated(seat).await
             }
             ClientMsg::Play {

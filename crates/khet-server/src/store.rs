@@ -13,7 +13,7 @@ use std::fmt;
 use std::path::Path;
 
 /// The schema's steps, built into the program.
-const MIGRATIONS: [(i64, &str, &str); 4] = [
+const MIGRATIONS: [(i64, &str, &str); 5] = [
     (1, "games", include_str!("../migrations/0001_games.sql")),
     (2, "leases", include_str!("../migrations/0002_leases.sql")),
     (
@@ -26,6 +26,7 @@ const MIGRATIONS: [(i64, &str, &str); 4] = [
         "identities",
         include_str!("../migrations/0004_identities.sql"),
     ),
+    (5, "lists", include_str!("../migrations/0005_lists.sql")),
 ];
 
 /// The newest schema this server knows: a database brought further by a newer server is not
@@ -282,6 +283,16 @@ impl GameRow {
     }
 }
 
+/// A game of the public list.
+pub struct PublicGame {
+    /// The game.
+    pub game: GameRow,
+    /// Silver's and Red's names.
+    pub names: [Option<String>; 2],
+    /// Its number of moves.
+    pub plies: u64,
+}
+
 /// A rating change to store with a game's end.
 pub struct RatingChange {
     /// The player.
@@ -344,7 +355,7 @@ impl Store {
         std::fs::create_dir_all(dir)
             .map_err(|e| StoreError::System(format!("{}: {e}", dir.display())))?;
         let file = dir.join(DATABASE_FILE);
-        Store::open(&format!("sqlite://{}?mode=rwc", file.display())).await
+        Store::open(&crate::backup::sqlite_url(&file, "rwc")).await
     }
 
     /// Opens the database at `url` (`sqlite://…` or `postgres://…`).
@@ -849,14 +860,16 @@ impl Store {
     }
 
     /// The games not over whose lease nobody holds at `now_ms` (their node stopped or died),
-    /// or that `node` holds (from before it restarted).
-    pub async fn orphans(&self, now_ms: u64, node: &str) -> Result<Vec<String>> {
+    /// or that `node` holds (from before it restarted): at most `limit`, the newest first (the
+    /// rest at the next look).
+    pub async fn orphans(&self, now_ms: u64, node: &str, limit: u32) -> Result<Vec<String>> {
         let rows = sqlx::query(
             "SELECT code FROM games WHERE status <> 'over' AND (owner IS NULL OR lease_until_ms \
-             < $1 OR owner = $2) ORDER BY created_ms",
+             < $1 OR owner = $2) ORDER BY created_ms DESC LIMIT $3",
         )
         .bind(ms(now_ms))
         .bind(node)
+        .bind(i64::from(limit))
         .fetch_all(&self.pool)
         .await?;
         texts(&rows, "code")
@@ -880,15 +893,65 @@ impl Store {
         texts(&rows, "mv")
     }
 
-    /// The games not over (to take up again when the server starts).
-    pub async fn unfinished(&self) -> Result<Vec<String>> {
-        let rows = sqlx::query("SELECT code FROM games WHERE status <> 'over' ORDER BY created_ms")
-            .fetch_all(&self.pool)
-            .await?;
+    /// The games not over (to take up again when the server starts), at most `limit`, the
+    /// newest first: the rest are loaded when a player comes back to one.
+    pub async fn unfinished(&self, limit: u32) -> Result<Vec<String>> {
+        let rows = sqlx::query(
+            "SELECT code FROM games WHERE status <> 'over' ORDER BY created_ms DESC LIMIT $1",
+        )
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
         texts(&rows, "code")
     }
 
-    /// The newest games, with their number of moves.
+    /// Withdraws (deletes, as its creator would) every open game created before `before_ms`
+    /// that no node holds at `now_ms`, or that `mine` held before it restarted: nobody waits
+    /// for it any more. How many.
+    pub async fn withdraw_overdue(
+        &self,
+        before_ms: u64,
+        now_ms: u64,
+        mine: Option<&str>,
+    ) -> Result<u64> {
+        let done = sqlx::query(
+            "DELETE FROM games WHERE status = 'open' AND created_ms < $1 AND (owner IS NULL OR \
+             lease_until_ms < $2 OR owner = $3)",
+        )
+        .bind(ms(before_ms))
+        .bind(ms(now_ms))
+        .bind(mine)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// The newest listed games being played or over, with their players' names and number of
+    /// moves, in one statement: what anyone may see (an unlisted game's code is its secret, and
+    /// an open game is shown by the lobby, while its creator waits).
+    pub async fn public_games(&self, limit: u32) -> Result<Vec<PublicGame>> {
+        let rows = sqlx::query(
+            "SELECT g.*, s.name AS silver_name, r.name AS red_name, (SELECT COUNT(*) FROM moves \
+             m WHERE m.code = g.code) AS plies FROM games g LEFT JOIN players s ON s.id = \
+             g.silver_player LEFT JOIN players r ON r.id = g.red_player WHERE g.listed = 1 AND \
+             g.status <> 'open' ORDER BY g.created_ms DESC LIMIT $1",
+        )
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(PublicGame {
+                    game: GameRow::from_row(r)?,
+                    names: [r.try_get("silver_name")?, r.try_get("red_name")?],
+                    plies: unms(r.try_get("plies")?),
+                })
+            })
+            .collect()
+    }
+
+    /// The newest games, unlisted ones too (for the operator's eyes only: see
+    /// [`Store::public_games`]), with their number of moves.
     pub async fn recent_games(&self, limit: u32) -> Result<Vec<(GameRow, u64)>> {
         let rows = sqlx::query(
             "SELECT g.*, (SELECT COUNT(*) FROM moves m WHERE m.code = g.code) AS plies FROM games \

@@ -4,18 +4,19 @@
 //! the page a whole [`BoardView`] after each change: the pieces, the last shot's beam as lines,
 //! the moves, the clocks and the result. The rules stay in the engine; the page only draws.
 
+use crate::edge::Client;
 use crate::hub::Hub;
 use crate::limits::Permit;
 use crate::messages::{Command, Out};
 use crate::state::AppState;
 use crate::views::{Seen, Views};
 use axum::extract::ws::{Message, WebSocket};
-use axum::extract::{ConnectInfo, Path, State, WebSocketUpgrade};
+use axum::extract::{Extension, Path, State, WebSocketUpgrade};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
+use governor::DefaultDirectRateLimiter;
 use khet_protocol::view::BoardView;
 use khet_protocol::{ServerMsg, check_code};
-use std::net::SocketAddr;
 use tokio::sync::broadcast;
 use tokio::time::{Duration, timeout};
 
@@ -36,21 +37,28 @@ pub async fn page(Path(code): Path<String>) -> Response {
 /// nothing the page sends changes anything).
 pub async fn socket(
     State(state): State<AppState>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    Extension(client): Extension<Client>,
     Path(code): Path<String>,
     ws: WebSocketUpgrade,
 ) -> Response {
     let Ok(code) = check_code(&code) else {
         return (StatusCode::NOT_FOUND, "no such game\n").into_response();
     };
-    let permit = match state.limits.admit(addr.ip()) {
+    let permit = match state.limits.admit(client.0) {
         Ok(permit) => permit,
-        Err(why) => return (StatusCode::TOO_MANY_REQUESTS, why).into_response(),
+        Err(why) => return crate::turned_away(why),
     };
     let hub = state.hub.clone();
-    ws.max_message_size(1024)
-        .on_upgrade(move |socket| watch(socket, hub, code, permit))
+    let budget = state.limits.messages();
+    // The page sends only its pings: frames, messages and the read buffer all small.
+    ws.max_message_size(WATCH_MESSAGE_BYTES)
+        .max_frame_size(WATCH_MESSAGE_BYTES)
+        .read_buffer_size(4 * WATCH_MESSAGE_BYTES)
+        .on_upgrade(move |socket| watch(socket, hub, code, permit, budget))
 }
+
+/// The largest message a watching page may send (it sends `ping`).
+const WATCH_MESSAGE_BYTES: usize = 1024;
 
 /// How long the page may be silent before it is closed (it pings every 20 s).
 const SILENCE_LIMIT: Duration = Duration::from_secs(60);
@@ -63,7 +71,13 @@ async fn send_frame(socket: &mut WebSocket, view: &BoardView) -> bool {
 }
 
 /// Follows game `code` for a page until the page goes, or the game's room does.
-async fn watch(mut socket: WebSocket, hub: Hub, code: String, _permit: Permit) {
+async fn watch(
+    mut socket: WebSocket,
+    hub: Hub,
+    code: String,
+    _permit: Permit,
+    budget: DefaultDirectRateLimiter,
+) {
     loop {
         let (room, attached) = match hub.attach(&code, None, None).await {
             Ok(ok) => ok,
@@ -76,7 +90,7 @@ async fn watch(mut socket: WebSocket, hub: Hub, code: String, _permit: Permit) {
                 return;
             }
         };
-        let again = follow(&mut socket, attached.catch_up, attached.rx).await;
+        let again = follow(&mut socket, attached.catch_up, attached.rx, &budget).await;
         let _ = room
             .send(Command::Detach {
                 seat: None,
@@ -90,11 +104,13 @@ async fn watch(mut socket: WebSocket, hub: Hub, code: String, _permit: Permit) {
 }
 
 /// Sends a frame at each change; true if the game must be followed again from the start
-/// (events were missed).
+/// (events were missed). A page that sends more than the message budget (as a player's
+/// connection has) is closed.
 async fn follow(
     socket: &mut WebSocket,
     catch_up: Vec<Out>,
     mut rx: broadcast::Receiver<Out>,
+    budget: &DefaultDirectRateLimiter,
 ) -> bool {
     let mut views = Views::default();
     let mut pending: std::collections::VecDeque<Out> = catch_up.into();
@@ -110,6 +126,10 @@ async fn follow(
                     },
                     incoming = timeout(SILENCE_LIMIT, socket.recv()) => match incoming {
                         Ok(Some(Ok(Message::Close(_)) | Err(_)) | None) | Err(_) => return false,
+                        Ok(Some(Ok(_))) if budget.check().is_err() => {
+                            crate::metrics::turned_away();
+                            return false;
+                        }
                         Ok(Some(Ok(_))) => continue,
                     },
                 }

@@ -31,6 +31,8 @@ fn node_on(db: &Db, port: u16, name: &str, lease: &str, extra: &[&str]) -> Serve
         name,
         "--lease",
         lease,
+        "--cluster-secret-file",
+        &Redis::get().secret_file,
     ];
     args.extend_from_slice(extra);
     Server::start(db, port, &args)
@@ -251,4 +253,309 @@ fn a_game_created_while_its_node_looks_for_games_to_take_up_is_run_once() {
         silver.play("e1e2");
         red.until("the move", |c| c.plies() == 1);
     }
+}
+
+/// Publishes `payload` on `channel` of the tests' Redis, as anyone who reaches it can: how many
+/// subscribers heard it.
+fn publish_on_redis(channel: &str, payload: &str) -> u32 {
+    let port = Redis::get().url.rsplit(':').next().unwrap().to_string();
+    let out = std::process::Command::new("redis-cli")
+        .args(["-p", &port, "PUBLISH", channel, payload])
+        .output()
+        .expect("redis-cli runs");
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .expect("a count")
+}
+
+/// Someone who can publish on the cluster's Redis, but has not the nodes' secret, sends node A
+/// a command for its game as if from node B: Silver resigns. Unsigned, or signed with a made-up
+/// seal, it is dropped (and counted): the game goes on, and its next moves, across the nodes,
+/// are played.
+#[test]
+fn a_command_published_without_the_nodes_secret_is_ignored() {
+    let db = Db::new(Backend::Postgres, "forged");
+    let (a, b) = (node(&db, "a", "10"), node(&db, "b", "10"));
+    let mut silver = Client::connect(&a.url, "Silver on A");
+    let code = silver.create(NewGame {
+        setup: "classic".into(),
+        clock: None,
+        color: SeatChoice::Silver,
+        // Casual: fresh identities play rated only after a few games (identity.rs).
+        rated: false,
+        listed: false,
+    });
+    let mut red = Client::connect(&b.url, "Red on B");
+    red.join(&code);
+    silver.until("the start", |c| c.mirror().view.status == Status::Playing);
+
+    let resign = serde_json::json!({
+        "t": "request",
+        "id": 1,
+        "from": "b",
+        "code": code,
+        "req": {"act": {"seat": Color::Silver, "action": ClientMsg::Resign}},
+    })
+    .to_string();
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis();
+    let made_up = format!("k1 b {now_ms} 0 {}\n{resign}", "0".repeat(64));
+    let channel = format!("test-{}:node:a", db.name());
+    for forged in [&resign, &made_up] {
+        assert_eq!(publish_on_redis(&channel, forged), 1, "node A heard it");
+    }
+    // Node A reads its channel in order: moves relayed from B after the forgeries are handled
+    // after them.
+    let line = pharaoh_line();
+    play_line(&mut silver, &mut red, &mut [], &line[..2]);
+    assert_eq!(silver.result(), None, "the game was ended by a forgery");
+    assert_eq!(silver.mirror().view.status, Status::Playing);
+    assert!(red.refusals.is_empty(), "{:?}", red.refusals);
+    let metrics = a.get("/metrics").1;
+    assert!(
+        metrics.contains("\nkhet_cluster_messages_dropped_total 2\n"),
+        "{metrics}"
+    );
+}
+
+/// A node is not started without the nodes' secret, or with one too short to be one.
+#[test]
+fn a_node_needs_a_secret_of_32_bytes() {
+    let db = Db::new(Backend::Postgres, "nosecret");
+    let short = common::TempDir::new("short-secret");
+    let file = short.0.join("secret");
+    std::fs::write(&file, "too short\n").unwrap();
+    let run = |extra: &[&std::ffi::OsStr]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_khet-server"))
+            .args(db.args())
+            .args(["--listen", "127.0.0.1:0", "--broker", &Redis::get().url])
+            .args(extra)
+            .output()
+            .expect("khet-server runs");
+        assert!(!out.status.success());
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let said = run(&[]);
+    assert!(said.contains("--cluster-secret-file"), "{said}");
+    let said = run(&["--cluster-secret-file".as_ref(), file.as_os_str()]);
+    assert!(said.contains("at least 32"), "{said}");
+}
+
+/// A Redis that asks for a password (`requirepass`): nodes given it in a file
+/// (`--broker-password-file`) play a game across them; a node without it does not start.
+#[test]
+fn nodes_reach_a_redis_with_a_password_given_in_a_file() {
+    let redis = Redis::own();
+    let port = redis.url.rsplit(':').next().unwrap().to_string();
+    let password = "a password of the Redis's, not on any command line";
+    let set = std::process::Command::new("redis-cli")
+        .args(["-p", &port, "CONFIG", "SET", "requirepass", password])
+        .output()
+        .expect("redis-cli runs");
+    assert!(set.status.success(), "{set:?}");
+    let dir = common::TempDir::new("broker-password");
+    let file = dir.0.join("password");
+    std::fs::write(&file, format!("{password}\n")).unwrap();
+    std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    let file = file.display().to_string();
+    let db = Db::new(Backend::Postgres, "password");
+    let cluster = format!("test-{}", db.name());
+    let on = |name: &str, extra: &[&str]| {
+        let mut args = vec![
+            "--broker",
+            &redis.url,
+            "--cluster",
+            &cluster,
+            "--node",
+            name,
+            "--cluster-secret-file",
+            &redis.secret_file,
+        ];
+        args.extend_from_slice(extra);
+        args.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_khet-server"))
+        .args(db.args())
+        .args(["--listen", "127.0.0.1:0"])
+        .args(on("x", &[]))
+        .output()
+        .expect("khet-server runs");
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("broker"), "{said}");
+
+    let start = |name: &str| {
+        let args = on(name, &["--broker-password-file", &file]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        Server::start(&db, 0, &args)
+    };
+    let (a, b) = (start("a"), start("b"));
+    let mut silver = Client::connect(&a.url, "Silver on A");
+    let code = silver.create(NewGame {
+        setup: "classic".into(),
+        clock: None,
+        color: SeatChoice::Silver,
+        rated: false,
+        listed: false,
+    });
+    let mut red = Client::connect(&b.url, "Red on B");
+    red.join(&code);
+    silver.until("the start", |c| c.mirror().view.status == Status::Playing);
+    let line = pharaoh_line();
+    play_line(&mut silver, &mut red, &mut [], &line);
+    assert_eq!(red.wait_result(), silver_wins());
+    drop((silver, red, a, b));
+    // As it was, so that it stops as the others do.
+    let _ = std::process::Command::new("redis-cli")
+        .args(["-p", &port, "-a", password, "--no-auth-warning"])
+        .args(["CONFIG", "SET", "requirepass", ""])
+        .output();
+}
+
+/// Redis over TLS (`rediss://`), with a certificate of an authority made for the test and
+/// trusted by the nodes through `SSL_CERT_FILE` (as the system's authorities would be): two
+/// nodes play a game across it.
+#[test]
+fn nodes_reach_redis_over_tls() {
+    let dir = common::TempDir::new("redis-tls");
+    let openssl = |args: &[&str]| {
+        let out = std::process::Command::new("openssl")
+            .args(args)
+            .current_dir(&dir.0)
+            .output()
+            .expect("openssl runs");
+        assert!(out.status.success(), "openssl {args:?}: {out:?}");
+    };
+    openssl(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=test CA",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+    ]);
+    openssl(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-subj",
+        "/CN=localhost",
+        "-keyout",
+        "redis.key",
+        "-out",
+        "redis.csr",
+    ]);
+    std::fs::write(
+        dir.0.join("ext"),
+        "subjectAltName=DNS:localhost,IP:127.0.0.1\n",
+    )
+    .unwrap();
+    openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "redis.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-days",
+        "2",
+        "-extfile",
+        "ext",
+        "-out",
+        "redis.pem",
+    ]);
+    let port = common::services::free_port();
+    let at = |f: &str| dir.0.join(f).display().to_string();
+    let mut redis = std::process::Command::new("redis-server")
+        .args([
+            "--port",
+            "0",
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ])
+        .args(["--tls-port", &port.to_string(), "--tls-auth-clients", "no"])
+        .args([
+            "--tls-cert-file",
+            &at("redis.pem"),
+            "--tls-key-file",
+            &at("redis.key"),
+        ])
+        .args(["--tls-ca-cert-file", &at("ca.pem"), "--dir", &at("")])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("redis-server runs");
+    let start = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(start.elapsed() < common::PATIENCE, "Redis did not start");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let db = Db::new(Backend::Postgres, "tls");
+    let cluster = format!("test-{}", db.name());
+    let url = format!("rediss://localhost:{port}");
+    let ca = format!("SSL_CERT_FILE={}", at("ca.pem"));
+    let node = |name: &str| {
+        let mut args: Vec<std::ffi::OsString> = vec![
+            ca.clone().into(),
+            env!("CARGO_BIN_EXE_khet-server").into(),
+            "--listen".into(),
+            "127.0.0.1:0".into(),
+            "--log-level".into(),
+            "warn".into(),
+        ];
+        args.extend(db.args());
+        for arg in [
+            "--broker",
+            &url,
+            "--cluster",
+            &cluster,
+            "--node",
+            name,
+            "--cluster-secret-file",
+            &Redis::get().secret_file,
+        ] {
+            args.push(arg.into());
+        }
+        Server::run(
+            std::path::Path::new("/usr/bin/env"),
+            &args,
+            std::process::Stdio::inherit(),
+        )
+    };
+    let (a, b) = (node("a"), node("b"));
+    let mut silver = Client::connect(&a.url, "Silver on A");
+    let code = silver.create(NewGame {
+        setup: "classic".into(),
+        clock: None,
+        color: SeatChoice::Silver,
+        rated: false,
+        listed: false,
+    });
+    let mut red = Client::connect(&b.url, "Red on B");
+    red.join(&code);
+    silver.until("the start", |c| c.mirror().view.status == Status::Playing);
+    let line = pharaoh_line();
+    play_line(&mut silver, &mut red, &mut [], &line);
+    assert_eq!(red.wait_result(), silver_wins());
+    drop((silver, red, a, b));
+    let _ = redis.kill();
+    let _ = redis.wait();
 }

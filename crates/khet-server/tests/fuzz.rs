@@ -272,7 +272,8 @@ fn new_game(server: &Server, a: &mut Player, b: &mut Player, seed: u64) {
         clock: Some(ClockSpec::minutes(30, 0)),
         color: khet_protocol::SeatChoice::Silver,
         rated: false,
-        listed: false,
+        // Listed, so that `/games` shows it and the end replays it.
+        listed: true,
     });
     // Answers come before the pong after them; a pong left over from a message that happened
     // to be a ping can come first: then the next one.
@@ -298,8 +299,8 @@ fn random_and_mutated_messages_refuse_with_codes_and_leave_records_that_replay()
     let steps = env_number("KHET_FUZZ_STEPS", 300);
     let seed = env_number("KHET_FUZZ_SEED", 20_261_128);
     let data = Db::new(Backend::Sqlite, "fuzz");
-    // The flood limits have their own tests (abuse.rs): here every message and connection is
-    // answered.
+    // The flood limits have their own tests (abuse.rs, and private.rs for the caps on games
+    // waiting for an opponent): here every message, connection and create is answered.
     let log = data.folder().join("server.log");
     let server = Server::start_logged(
         &data,
@@ -308,6 +309,10 @@ fn random_and_mutated_messages_refuse_with_codes_and_leave_records_that_replay()
             "--messages-per-second",
             "100000",
             "--connects-per-minute",
+            "100000",
+            "--open-games-per-player",
+            "100000",
+            "--open-games-per-address",
             "100000",
         ],
         &log,

@@ -11,6 +11,7 @@ use khet_protocol::{ClientMsg, NewGame, Refusal, ServerMsg, Status, VERSION};
 use std::net::{IpAddr, TcpStream};
 use std::process::Command;
 use std::time::Duration;
+use tungstenite::client::IntoClientRequest;
 
 fn rated() -> NewGame {
     NewGame {
@@ -163,6 +164,18 @@ fn admin(db: &Db, args: &[&str]) -> (bool, String) {
 /// A hello from a socket bound to `from` (another loopback address is another network): the
 /// server's first answer.
 fn hello_from(server: &Server, from: IpAddr, identity: &str, name: &str) -> ServerMsg {
+    hello_via(server, from, None, identity, name)
+}
+
+/// A hello as [`hello_from`] sends it, with `forwarded_for` as its `X-Forwarded-For` (what a
+/// reverse proxy at `from` says of its client).
+fn hello_via(
+    server: &Server,
+    from: IpAddr,
+    forwarded_for: Option<&str>,
+    identity: &str,
+    name: &str,
+) -> ServerMsg {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -176,8 +189,14 @@ fn hello_from(server: &Server, from: IpAddr, identity: &str, name: &str) -> Serv
     let stream: TcpStream = stream.into_std().unwrap();
     stream.set_nonblocking(false).unwrap();
     stream.set_read_timeout(Some(PATIENCE)).unwrap();
-    let (mut socket, _) = tungstenite::client::client(format!("{}/ws", server.url), stream)
-        .expect("the WebSocket opens");
+    let mut request = format!("{}/ws", server.url).into_client_request().unwrap();
+    if let Some(client) = forwarded_for {
+        request
+            .headers_mut()
+            .insert("X-Forwarded-For", client.parse().unwrap());
+    }
+    let (mut socket, _) =
+        tungstenite::client::client(request, stream).expect("the WebSocket opens");
     let hello = ClientMsg::Hello {
         version: VERSION,
         identity: identity.into(),
@@ -273,3 +292,51 @@ on_each_backend!(
     a_new_identity_plays_rated_only_after_three_finished_games,
     two_identities_rated_games_count_three_times_a_day,
 );
+
+/// Behind a trusted proxy a bar holds the barred player's client network its `X-Forwarded-For`
+/// named, not the proxy's: a new identity from that client is held, one from another client of
+/// the same proxy is welcome (were the proxy's address kept, every new player behind it would
+/// be held).
+#[test]
+fn behind_a_trusted_proxy_a_bar_holds_the_clients_network() {
+    let db = Db::new(Backend::Sqlite, "proxyheld");
+    let server = Server::start(&db, 0, &["--trusted-proxy", "127.0.0.1"]);
+    let proxy: IpAddr = [127, 0, 0, 1].into();
+    let cheat = identity();
+    let ServerMsg::Welcome { player, .. } =
+        hello_via(&server, proxy, Some("198.51.100.1"), &cheat, "Cheat")
+    else {
+        panic!("the cheat is welcomed first");
+    };
+    let (ok, said) = admin(&db, &["bar", &player.id, "engine use"]);
+    assert!(ok, "{said}");
+    assert!(said.contains("1 network(s)"), "{said}");
+    let again = hello_via(
+        &server,
+        proxy,
+        Some("198.51.100.1"),
+        &identity(),
+        "Cheat again",
+    );
+    assert!(
+        matches!(
+            again,
+            ServerMsg::Refused {
+                code: Refusal::Barred,
+                ..
+            }
+        ),
+        "a new identity from the barred client: {again:?}"
+    );
+    let other = hello_via(
+        &server,
+        proxy,
+        Some("198.51.100.2"),
+        &identity(),
+        "Neighbour",
+    );
+    assert!(
+        matches!(other, ServerMsg::Welcome { .. }),
+        "another client of the proxy: {other:?}"
+    );
+}

@@ -14,7 +14,12 @@ use std::time::Duration;
 fn a_game_ends_when_a_pharaoh_is_lit_and_its_record_replays(backend: Backend) {
     let data = Db::new(backend, "pharaoh");
     let server = Server::start(&data, 0, &[]);
-    let (mut silver, mut red, code) = pair(&server.url, casual());
+    // Listed, so that the public list shows it at its end.
+    let listed = NewGame {
+        listed: true,
+        ..casual()
+    };
+    let (mut silver, mut red, code) = pair(&server.url, listed);
     let line = pharaoh_line();
     play_line(&mut silver, &mut red, &mut [], &line);
     let won = GameResult::Win {

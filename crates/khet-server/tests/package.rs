@@ -114,7 +114,8 @@ fn the_installed_files_are_where_they_belong() {
     let root = root();
     for (path, want) in [
         (PROGRAM, 0o755),
-        (CONFIG, 0o644),
+        // It may hold passwords (the postinst gives it to the service's group).
+        (CONFIG, 0o640),
         (UNIT, 0o644),
         (SYSUSERS, 0o644),
         ("usr/share/man/man8/khet-server.8.gz", 0o644),
@@ -328,6 +329,21 @@ fn upgraded_it_keeps_its_games_and_its_settings() {
         user.ends_with(":/var/lib/khet-server:/usr/sbin/nologin"),
         "{user}"
     );
+    // The settings, which may hold passwords, are the service's group's and root's only.
+    let group = read(&root.join("etc/group"));
+    let gid: u32 = group
+        .lines()
+        .find_map(|l| l.strip_prefix("_khet-server:"))
+        .and_then(|rest| rest.split(':').nth(1))
+        .and_then(|gid| gid.parse().ok())
+        .unwrap_or_else(|| panic!("no _khet-server in /etc/group:\n{group}"));
+    let settings = std::fs::metadata(root.join(CONFIG)).unwrap();
+    assert_eq!(
+        std::os::unix::fs::MetadataExt::gid(&settings),
+        gid,
+        "the settings' group"
+    );
+    assert_eq!(mode(&root.join(CONFIG)), 0o640, "the settings' mode");
     let wants = root.join("etc/systemd/system/multi-user.target.wants/khet-server.service");
     assert!(wants.is_symlink(), "the service is not enabled");
 
@@ -348,7 +364,12 @@ fn upgraded_it_keeps_its_games_and_its_settings() {
         Stdio::inherit(),
     );
     let url = format!("ws://{}", server.addr);
-    let (mut silver, mut red, code) = common::pair(&url, common::casual());
+    // Listed, so that the public list shows it after the upgrade.
+    let listed = khet_protocol::NewGame {
+        listed: true,
+        ..common::casual()
+    };
+    let (mut silver, mut red, code) = common::pair(&url, listed);
     let line = common::pharaoh_line();
     common::play_line(&mut silver, &mut red, &mut [], &line[..2]);
     drop((silver, red));

@@ -70,6 +70,8 @@ fn node(
         name,
         "--lease",
         lease,
+        "--cluster-secret-file",
+        &redis.secret_file,
     ];
     args.extend_from_slice(extra);
     match log {

@@ -108,6 +108,22 @@ fn a_game_is_played_over_wss_once_the_servers_own_certificate_is_trusted() {
         .unwrap_or_else(|e| panic!("the record replays: {e}\n{record}"));
     let out = curl(&["--cacert", cafile, &format!("{base}/healthz")]);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "ok\n");
+    // Served over TLS by the server itself, its answers tell browsers to come back only so.
+    let out = curl(&[
+        "--cacert",
+        cafile,
+        "--dump-header",
+        "-",
+        "--output",
+        "/dev/null",
+        &format!("{base}/play"),
+    ]);
+    let head = String::from_utf8_lossy(&out.stdout).to_ascii_lowercase();
+    assert!(
+        head.contains("strict-transport-security: max-age=31536000"),
+        "{head}"
+    );
+    assert!(head.contains("content-security-policy: "), "{head}");
     let out = curl(&["--cacert", cafile, &format!("{base}/watch/{code}")]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("<html"));
     // And curl, like a browser, refuses it without being told to trust it.

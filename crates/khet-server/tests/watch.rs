@@ -85,7 +85,8 @@ fn a_browser_watches_a_game_live_moves_beams_clocks_and_result() {
         clock: Some(ClockSpec::minutes(10, 5)),
         color: SeatChoice::Silver,
         rated: false,
-        listed: false,
+        // Listed: the lobby page shows only what is public.
+        listed: true,
     };
     let (mut silver, mut red, code): (Client, Client, String) = pair(&server.url, new);
     let paired = Instant::now();
@@ -236,9 +237,9 @@ fn a_browser_watches_a_game_live_moves_beams_clocks_and_result() {
     );
 }
 
-/// Names made of markup, quotes, a right-to-left override and emoji are shown as the text they
+/// Names made of markup, quotes, a right-to-left letter and emoji are shown as the text they
 /// are on the lobby and the watch page: no element is made from a name, and no script in one
-/// runs (issue 53).
+/// runs (issue 53). (A right-to-left override is refused at the hello since issue 61.)
 #[test]
 fn names_with_markup_are_shown_as_text_and_run_nothing() {
     let db = Db::new(Backend::Sqlite, "markup");
@@ -246,7 +247,7 @@ fn names_with_markup_are_shown_as_text_and_run_nothing() {
     let http = server.url.replace("ws://", "http://");
     // Each at most 24 characters, as a name may be.
     let evil = "<img src=x onerror=p()>";
-    let odd = "\"Q'&\u{202e}🐍</td>";
+    let odd = "\"Q'&\u{5d0}🐍</td>";
     let mut silver = Client::connect(&server.url, evil);
     let code = silver.create(NewGame {
         setup: "classic".into(),

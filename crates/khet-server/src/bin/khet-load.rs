@@ -11,6 +11,11 @@
 //! cluster instead, and each game's two bots connect to different nodes; `--compare` runs the
 //! one-node SQLite server first and then the cluster, and prints both side by side.
 //!
+//! With `--flood N`, it measures twice, on a fresh server each time: the games alone, then the
+//! games while one address (127.0.0.2) sends N plain HTTP requests as fast as it can, the round
+//! trip then taken over the flood's time; it reports how many the server refused (429). The
+//! bots come from addresses of their own (127.0.1.1, 127.0.1.2, …), as players do.
+//!
 //! A benchmark, not a test: run it on a quiet machine
 //! (`cargo run --release -p khet-server --bin khet-load -- --games 1000`).
 
@@ -65,6 +70,12 @@ struct Args {
     /// PostgreSQL and Redis servers)
     #[arg(long, value_name = "PID")]
     watch_pid: Vec<u32>,
+    /// Measure the games alone, then while one address sends this many plain HTTP requests
+    #[arg(long, value_name = "N", default_value_t = 0, conflicts_with_all = ["database", "server"])]
+    flood: u64,
+    /// The flood's requests, in turn (default: the lists, the pages and /metrics)
+    #[arg(long, value_name = "PATH", requires = "flood")]
+    flood_path: Vec<String>,
 }
 
 /// What one run measured.
@@ -85,6 +96,8 @@ struct Report {
     finished: usize,
     missing: usize,
     errors: u64,
+    /// The flood, if any: answered 200, refused 429, anything else, and its seconds.
+    flood: Option<(u64, u64, u64, f64)>,
 }
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -123,10 +136,37 @@ async fn recv(ws: &mut Socket) -> Result<ServerMsg, String> {
     }
 }
 
+/// The bot `n`'s own address when the server is on loopback (all of 127/8 is this machine's),
+/// as players have theirs: the server's limits are per address.
+fn bot_address(url: &str, n: u64) -> Option<std::net::IpAddr> {
+    let host = url.strip_prefix("ws://")?.split(':').next()?;
+    (host == "127.0.0.1").then(|| {
+        let n = u32::try_from(n % 60_000).unwrap_or(0);
+        std::net::Ipv4Addr::new(127, 0, 1 + (n / 250) as u8, (n % 250) as u8 + 1).into()
+    })
+}
+
 async fn connect(url: &str, n: u64) -> Result<Socket, String> {
-    let (mut ws, _) = tokio_tungstenite::connect_async(format!("{url}/ws"))
-        .await
-        .map_err(|e| e.to_string())?;
+    let address = format!("{url}/ws");
+    let (mut ws, _) = match bot_address(url, n) {
+        Some(from) => {
+            let to: std::net::SocketAddr = url
+                .trim_start_matches("ws://")
+                .parse()
+                .map_err(|e| format!("{url}: {e}"))?;
+            let socket = tokio::net::TcpSocket::new_v4().map_err(|e| e.to_string())?;
+            socket
+                .bind(std::net::SocketAddr::new(from, 0))
+                .map_err(|e| format!("{from}: {e}"))?;
+            let stream = socket.connect(to).await.map_err(|e| e.to_string())?;
+            tokio_tungstenite::client_async(address, MaybeTlsStream::Plain(stream))
+                .await
+                .map_err(|e| e.to_string())?
+        }
+        None => tokio_tungstenite::connect_async(address)
+            .await
+            .map_err(|e| e.to_string())?,
+    };
     send(
         &mut ws,
         &ClientMsg::Hello {
@@ -294,9 +334,15 @@ fn start_server(args: &[String]) -> Result<(Child, String), String> {
         .args(["--listen", "127.0.0.1:0"])
         .args(args)
         .args([
+            "--log-level",
+            "warn",
             "--sockets-per-address",
             "1000000",
             "--connects-per-minute",
+            "1000000",
+            // Every bot connects from loopback: the caps on games waiting for an opponent
+            // would count them all as one household.
+            "--open-games-per-address",
             "1000000",
         ])
         .stdout(Stdio::piped())
@@ -315,14 +361,22 @@ fn start_server(args: &[String]) -> Result<(Child, String), String> {
 }
 
 fn moves_in_record(addr: &str, code: &str) -> Option<usize> {
-    let mut s = std::net::TcpStream::connect(addr).ok()?;
-    write!(
-        s,
-        "GET /games/{code}.ron HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-    )
-    .ok()?;
     let mut text = String::new();
-    s.read_to_string(&mut text).ok()?;
+    // The server's budget of requests an address: wait as it says when it is spent.
+    for _ in 0..10 {
+        let mut s = std::net::TcpStream::connect(addr).ok()?;
+        write!(
+            s,
+            "GET /games/{code}.ron HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .ok()?;
+        text.clear();
+        s.read_to_string(&mut text).ok()?;
+        if !text.starts_with("HTTP/1.1 429") {
+            break;
+        }
+        std::thread::sleep(Duration::from_secs(1));
+    }
     let body = text.split_once("\r\n\r\n")?.1;
     let record = khet_engine::Record::from_ron(body, code).ok()?;
     Some(record.moves.len())
@@ -359,12 +413,20 @@ impl Servers {
         others: &[u32],
     ) -> Result<Servers, String> {
         let cluster = format!("load{}", std::process::id());
+        // The nodes' shared secret, in a folder removed with the servers.
+        let dir = std::env::temp_dir().join(format!("khet-load-{cluster}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let secret_file = dir.join("cluster.secret");
+        let secret = khet_protocol::new_secret().map_err(|e| e.to_string())?;
+        std::fs::write(&secret_file, format!("{secret}{secret}"))
+            .map_err(|e| format!("{}: {e}", secret_file.display()))?;
         let mut servers = Servers {
             label: format!("{nodes} nodes, PostgreSQL + Redis"),
             children: Vec::new(),
             others: others.to_vec(),
             urls: Vec::new(),
-            data: None,
+            data: Some(dir),
         };
         for i in 0..nodes.max(1) {
             let args = [
@@ -376,6 +438,8 @@ impl Servers {
                 &cluster,
                 "--node",
                 &format!("n{i}"),
+                "--cluster-secret-file",
+                &secret_file.display().to_string(),
             ]
             .map(String::from);
             let (child, url) = start_server(&args)?;
@@ -490,8 +554,18 @@ fn main() -> Result<(), String> {
         runs.push(Servers::sqlite()?);
     }
     let mut reports = Vec::new();
+    if args.flood > 0 {
+        // The games alone, then with the flood, each on a fresh server.
+        let alone = runs.pop().ok_or("no server")?;
+        reports.push(measure(&args, &alone, 0)?);
+        drop(alone);
+        std::thread::sleep(Duration::from_secs(2));
+        let mut flooded = Servers::sqlite()?;
+        flooded.label = format!("{}, flooded", flooded.label);
+        reports.push(measure(&args, &flooded, args.flood)?);
+    }
     for servers in runs {
-        reports.push(measure(&args, &servers)?);
+        reports.push(measure(&args, &servers, 0)?);
         // The next run starts on a quiet machine.
         drop(servers);
         std::thread::sleep(Duration::from_secs(2));
@@ -510,7 +584,7 @@ fn print_table(reports: &[Report]) {
     }
     println!();
     println!("|---|{}", "---|".repeat(reports.len()));
-    let rows: [(&str, fn(&Report) -> String); 10] = [
+    let rows: [(&str, fn(&Report) -> String); 11] = [
         ("games at once", |r| {
             format!("{} ({} at most)", r.live, r.peak_live)
         }),
@@ -532,6 +606,13 @@ fn print_table(reports: &[Report]) {
         ("finished games, missing moves, bot errors", |r| {
             format!("{}, {}, {}", r.finished, r.missing, r.errors)
         }),
+        (
+            "flood: served, refused (429), other; seconds",
+            |r| match r.flood {
+                Some((ok, refused, other, s)) => format!("{ok}, {refused}, {other}; {s:.1} s"),
+                None => "none".into(),
+            },
+        ),
     ];
     for (name, cell) in rows {
         print!("| {name} |");
@@ -542,8 +623,67 @@ fn print_table(reports: &[Report]) {
     }
 }
 
-/// One measured run against `servers`.
-fn measure(args: &Args, servers: &Servers) -> Result<Report, String> {
+/// Sends `n` plain HTTP requests from 127.0.0.2 to `addr` over four connections at a time, as
+/// fast as they are answered: answered 200, refused 429, anything else (a failed connection
+/// included).
+async fn flood(addr: &str, n: u64, paths: &[String]) -> (u64, u64, u64) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let Ok(to) = addr.parse::<std::net::SocketAddr>() else {
+        return (0, 0, n);
+    };
+    let paths: Arc<Vec<String>> = Arc::new(if paths.is_empty() {
+        ["/games", "/players", "/", "/play", "/metrics"]
+            .map(String::from)
+            .to_vec()
+    } else {
+        paths.to_vec()
+    });
+    let next = Arc::new(AtomicU64::new(0));
+    let mut workers = Vec::new();
+    for _ in 0..4 {
+        let (next, paths) = (next.clone(), paths.clone());
+        workers.push(tokio::spawn(async move {
+            let (mut ok, mut refused, mut other) = (0, 0, 0);
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= n {
+                    break;
+                }
+                let answer = async {
+                    let socket = tokio::net::TcpSocket::new_v4().ok()?;
+                    socket.bind(([127, 0, 0, 2], 0).into()).ok()?;
+                    let mut s = socket.connect(to).await.ok()?;
+                    let request = format!(
+                        "GET {} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                        paths[usize::try_from(i).unwrap_or(0) % paths.len()]
+                    );
+                    s.write_all(request.as_bytes()).await.ok()?;
+                    let mut head = [0u8; 12];
+                    s.read_exact(&mut head).await.ok()?;
+                    let mut rest = Vec::new();
+                    s.read_to_end(&mut rest).await.ok()?;
+                    Some(head)
+                };
+                match answer.await {
+                    Some(head) if &head[9..12] == b"200" => ok += 1,
+                    Some(head) if &head[9..12] == b"429" => refused += 1,
+                    _ => other += 1,
+                }
+            }
+            (ok, refused, other)
+        }));
+    }
+    let mut total = (0, 0, 0);
+    for w in workers {
+        if let Ok((a, b, c)) = w.await {
+            total = (total.0 + a, total.1 + b, total.2 + c);
+        }
+    }
+    total
+}
+
+/// One measured run against `servers` (while `flood` requests are sent, if any).
+fn measure(args: &Args, servers: &Servers, flood_requests: u64) -> Result<Report, String> {
     let urls = Arc::new(servers.urls.clone());
     let url = servers.urls.join(",");
     let idle = servers.usage();
@@ -570,6 +710,7 @@ fn measure(args: &Args, servers: &Servers) -> Result<Report, String> {
         finished: 0,
         missing: 0,
         errors: 0,
+        flood: None,
     };
     println!(
         "{}: {} games at once ({} connections), a move every {} ms a bot, server {url}",
@@ -596,9 +737,22 @@ fn measure(args: &Args, servers: &Servers) -> Result<Report, String> {
         stats.measuring.store(true, Ordering::Relaxed);
         let window = Instant::now();
         let mut peak_live = live;
-        while Instant::now() < until {
-            tokio::time::sleep(Duration::from_secs(1)).await;
+        if flood_requests > 0 {
+            // The window is the flood's time.
+            let addr = urls[0].trim_start_matches("ws://").to_string();
+            let (ok, refused, other) = flood(&addr, flood_requests, &args.flood_path).await;
+            let seconds = window.elapsed().as_secs_f64();
+            println!(
+                "flood from 127.0.0.2: {flood_requests} requests in {seconds:.1} s: {ok} served, \
+                 {refused} refused (429), {other} other"
+            );
+            report.flood = Some((ok, refused, other, seconds));
             peak_live = peak_live.max(stats.live.load(Ordering::Relaxed));
+        } else {
+            while Instant::now() < until {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                peak_live = peak_live.max(stats.live.load(Ordering::Relaxed));
+            }
         }
         stats.measuring.store(false, Ordering::Relaxed);
         let seconds = window.elapsed().as_secs_f64();

@@ -13,21 +13,43 @@ use khet_protocol::Status;
 use std::sync::atomic::Ordering;
 use tokio::sync::mpsc;
 
+/// At most this many games are taken up at once (at a start, or at each look for a gone node's
+/// games): the newest. The others are loaded when a player comes back to one (or, on a node
+/// among several, at the next looks), so that what a start loads is bounded whatever the
+/// database holds.
+const TAKE_UP_AT_ONCE: u32 = 2_000;
+
 impl Hub {
     /// Takes up the games not over that no node holds (alone: every one), so that their clocks
-    /// run and their players find them. Returns how many.
-    pub async fn resume_games(&self) -> Result<usize, StoreError> {
+    /// run and their players find them; `start` at this node's start, when the games it held
+    /// before are its to take up too. Open games that have waited past the withdraw time are
+    /// withdrawn instead: their creators are long gone. Returns how many were taken up.
+    pub async fn resume_games(&self, start: bool) -> Result<usize, StoreError> {
+        let now = now_ms();
+        let node = &self.inner.node;
+        let after = u64::try_from(self.withdraw_after().as_millis()).unwrap_or(u64::MAX);
+        let mine = start.then_some(node.as_str());
+        let withdrawn = self
+            .inner
+            .store
+            .withdraw_overdue(now.saturating_sub(after), now, mine)
+            .await?;
+        if withdrawn > 0 {
+            tracing::info!(
+                games = withdrawn,
+                "withdrew the open games waiting too long"
+            );
+        }
         let codes = match self.inner.cluster {
-            None => self.inner.store.unfinished().await?,
+            None => self.inner.store.unfinished(TAKE_UP_AT_ONCE).await?,
             Some(_) => {
-                let node = &self.inner.node;
-                self.inner.store.orphans(now_ms(), node).await?
+                let store = &self.inner.store;
+                store.orphans(now, node, TAKE_UP_AT_ONCE).await?
             }
         };
         let mut taken = 0;
         for code in &codes {
             if self.take_up(code).await? {
-                tracing::info!(code = %code, node = %self.inner.node, "game taken up");
                 taken += 1;
             }
         }
@@ -72,10 +94,15 @@ impl Hub {
         if self.is_local(code) {
             return Ok(false);
         }
-        match self.inner.store.game(code).await? {
-            Some(row) => Ok(self.load(row).await?.is_some()),
-            None => Ok(false),
+        let Some(row) = self.inner.store.game(code).await? else {
+            return Ok(false);
+        };
+        let game = crate::logs::game(code, row.listed);
+        let taken = self.load(row).await?.is_some();
+        if taken {
+            tracing::info!(code = %game, node = %self.inner.node, "game taken up");
         }
+        Ok(taken)
     }
 
     /// Runs the room of a stored game here: a game over needs no lease (nothing is written);
@@ -107,7 +134,14 @@ impl Hub {
             }
         }
         let taken_over = row.status != Status::Over;
+        let creator = (row.status == Status::Open)
+            .then(|| row.players.iter().flatten().next().cloned())
+            .flatten();
         let tx = self.spawn(row, players, &moves)?;
+        if let Some(creator) = creator {
+            // Counted against its creator's cap again (its address is not stored).
+            self.opened(&code, &creator, None);
+        }
         if taken_over && let Some(cluster) = &self.inner.cluster {
             // Proxies elsewhere of the game's last owner end; their followers come back here.
             // Not waited for: during a broker outage a publish waits about 10 s, and games are
@@ -128,7 +162,7 @@ impl Hub {
     fn proxy(&self, code: &str, owner: &str) -> Result<mpsc::Sender<Command>, StoreError> {
         let Some(cluster) = &self.inner.cluster else {
             return Err(StoreError::Broker(format!(
-                "game {code} is owned by node {owner}"
+                "a game is owned by node {owner}, and this node has no broker"
             )));
         };
         let id = self.inner.next_room.fetch_add(1, Ordering::Relaxed);

@@ -7,8 +7,10 @@ mod holds;
 mod loading;
 mod lobby;
 mod nodes;
+mod open;
 mod seats;
 
+pub use open::{OpenGameSettings, address_key};
 pub use seats::Admitted;
 
 use crate::cluster::{self, Broker};
@@ -101,6 +103,9 @@ struct Inner {
     barred: Mutex<std::collections::HashSet<String>>,
     /// Who may play rated, how often a pair, and how long a bar holds a network.
     policy: IdentityPolicy,
+    /// The bounds on open games, and this node's open games by creator and address.
+    open_games: OpenGameSettings,
+    openers: Mutex<open::Openers>,
 }
 
 /// The server's live games; cheap to clone.
@@ -111,9 +116,15 @@ pub struct Hub {
 
 impl Hub {
     /// A hub over `store`, with no rooms yet; `grace` is how long a player must be gone before
-    /// the other may claim the game; `cluster` when this node is one of several.
-    pub fn new(store: Store, grace: std::time::Duration, cluster: Option<Cluster>) -> Hub {
-        Hub::with_policy(store, grace, cluster, IdentityPolicy::default())
+    /// the other may claim the game; `cluster` when this node is one of several; `open_games`
+    /// bounds the games waiting for an opponent.
+    pub fn new(
+        store: Store,
+        grace: std::time::Duration,
+        cluster: Option<Cluster>,
+        open_games: OpenGameSettings,
+    ) -> Hub {
+        Hub::with_policy(store, grace, cluster, open_games, IdentityPolicy::default())
     }
 
     /// A hub as [`Hub::new`] makes one, with `policy` for identities.
@@ -121,6 +132,7 @@ impl Hub {
         store: Store,
         grace: std::time::Duration,
         cluster: Option<Cluster>,
+        open_games: OpenGameSettings,
         policy: IdentityPolicy,
     ) -> Hub {
         let (lobby_tx, _) = watch::channel(lobby_json(&Lobby::new()));
@@ -145,6 +157,8 @@ impl Hub {
                 lobby_tx,
                 barred: Mutex::new(std::collections::HashSet::new()),
                 policy,
+                open_games,
+                openers: Mutex::new(open::Openers::default()),
             }),
         }
     }
@@ -237,6 +251,7 @@ impl Hub {
         let mut rooms = lock(&self.inner.rooms);
         if rooms.get(code).is_some_and(|live| live.id == id) {
             rooms.remove(code);
+            self.not_open(code);
         }
     }
 
@@ -277,7 +292,12 @@ fn hub_for_test(name: &str) -> (tokio::runtime::Runtime, Hub, std::path::PathBuf
         .build()
         .unwrap();
     let store = runtime.block_on(Store::open_folder(&dir)).unwrap();
-    let hub = Hub::new(store, Duration::from_secs(60), None);
+    let hub = Hub::new(
+        store,
+        Duration::from_secs(60),
+        None,
+        OpenGameSettings::default(),
+    );
     (runtime, hub, dir)
 }
 
@@ -296,5 +316,13 @@ impl RoomHost for Hub {
 
     fn identity_policy(&self) -> IdentityPolicy {
         self.inner.policy
+    }
+
+    fn withdraw_after(&self) -> Duration {
+        Hub::withdraw_after(self)
+    }
+
+    fn not_open(&self, code: &str) {
+        Hub::not_open(self, code);
     }
 }

@@ -185,7 +185,7 @@ impl Hub {
         let mut look = tokio::time::interval(lease / 3);
         loop {
             look.tick().await;
-            match self.resume_games().await {
+            match self.resume_games(false).await {
                 Ok(0) => {}
                 Ok(n) => {
                     crate::metrics::took_over(n);
@@ -491,7 +491,7 @@ mod tests {
             rated: false,
             listed: false,
         };
-        let seat = hub.create(&silver, &new).await.unwrap();
+        let seat = hub.create(&silver, &new, None).await.unwrap();
         let code = seat.code.clone();
         let red_seat = hub.join(&code, &red).await.unwrap();
         let (_, silver_here) = hub.attach(&code, Some(&seat.secret), None).await.unwrap();

@@ -9,11 +9,20 @@ use crate::store::{GameRow, Lease, PlayerRow, StoreError};
 use crate::util::now_ms;
 use khet_engine::{Color, Setup};
 use khet_protocol::{ClockSpec, NewGame, Refusal, SeatChoice, Status};
+use std::net::IpAddr;
 use tokio::sync::{mpsc, oneshot};
 
 impl Hub {
-    /// Creates a game for `creator`.
-    pub async fn create(&self, creator: &PlayerRow, new: &NewGame) -> Result<Seat, Refused> {
+    /// Creates a game for `creator`, connected from `address` (none: the address is not
+    /// known), unless they have as many open games as the caps allow: refused then before the
+    /// game costs anything, and without waiting for the lock that creates and loads share.
+    pub async fn create(
+        &self,
+        creator: &PlayerRow,
+        new: &NewGame,
+        address: Option<IpAddr>,
+    ) -> Result<Seat, Refused> {
+        self.may_open(&creator.id, address)?;
         if new.rated {
             self.may_play_rated(creator).await?;
         }
@@ -69,6 +78,9 @@ impl Hub {
         // which a node looking for games to take up (its own included: a restarted node takes
         // its games back) would load into a second room; so both happen as one load does.
         let _loading = self.inner.loading.lock().await;
+        // Again under the lock, which every create takes: two creates at once cannot both
+        // take the last place.
+        self.may_open(&creator.id, address)?;
         // A code already taken makes the insert fail; draw again (rare: about 40 bits).
         let mut tries = 0;
         loop {
@@ -82,11 +94,16 @@ impl Hub {
                 Err(e) => return Err(e.into()),
             }
         }
+        self.opened(&row.code, &creator.id, address);
         crate::metrics::game_created();
-        tracing::info!(code = %row.code, setup = %row.setup, rated = row.rated, by = %creator.name, "game created");
+        let game = crate::logs::game(&row.code, row.listed);
+        tracing::info!(code = %game, setup = %row.setup, rated = row.rated, by = %creator.name, "game created");
         let mut seated = [None, None];
         seated[color.index()] = Some(creator.clone());
-        self.spawn(row.clone(), seated, &[])?;
+        if let Err(e) = self.spawn(row.clone(), seated, &[]) {
+            self.not_open(&row.code);
+            return Err(e.into());
+        }
         Ok(Seat {
             code: row.code,
             color,
@@ -123,6 +140,7 @@ impl Hub {
         player: &PlayerRow,
         clock: Option<ClockSpec>,
         rated: bool,
+        address: Option<IpAddr>,
     ) -> Result<Seat, Refused> {
         if rated {
             self.may_play_rated(player).await?;
@@ -152,7 +170,7 @@ impl Hub {
             rated,
             listed: true,
         };
-        self.create(player, &new).await
+        self.create(player, &new, address).await
     }
 
     /// Follows game `code` as the holder of `secret`, or as a spectator.

@@ -114,6 +114,8 @@ impl Browser {
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": options,
+            // The console kept, for `console` (a violated Content-Security-Policy is said there).
+            "goog:loggingPrefs": {"browser": "ALL"},
         }}});
         let answer = http(port, "POST", "/session", Some(&caps));
         let session = answer["value"]["sessionId"]
@@ -237,6 +239,21 @@ impl Browser {
         let body = json!({"actions": [{"type": "key", "id": "keyboard", "actions": actions}]});
         self.call("POST", "actions", Some(&body));
         self.call("DELETE", "actions", None);
+    }
+
+    /// The browser's console since last asked: what the pages wrote, and what the browser said
+    /// of them (a script refused by a Content-Security-Policy, a failed load), a line each.
+    pub fn console(&self) -> Vec<String> {
+        let entries = self.call("POST", "se/log", Some(&json!({"type": "browser"})));
+        entries
+            .as_array()
+            .map(|entries| {
+                entries
+                    .iter()
+                    .map(|e| format!("{} {}", e["level"], e["message"]))
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// Reloads the page, as the browser's reload button does.

@@ -218,6 +218,22 @@ impl Server {
         Server { child, url, addr }
     }
 
+    /// Its process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Its resident memory now, in kB (`VmRSS` in `/proc/PID/status`).
+    pub fn rss_kb(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid()))
+            .expect("its /proc status");
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("VmRSS in its status")
+    }
+
     /// The port it listens on.
     pub fn port(&self) -> u16 {
         self.addr.rsplit(':').next().unwrap().parse().unwrap()

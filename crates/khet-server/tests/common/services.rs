@@ -292,6 +292,8 @@ pub struct Redis {
     guards: std::sync::Mutex<Vec<Child>>,
     /// `redis://127.0.0.1:PORT`.
     pub url: String,
+    /// A file holding a secret for the nodes of the clusters on it (`--cluster-secret-file`).
+    pub secret_file: String,
     port: u16,
     dir: PathBuf,
 }
@@ -317,11 +319,25 @@ impl Redis {
             missing("Redis", "redis-server");
         }
         let port = free_port();
+        let dir = TempDir::new("redis").keep();
+        let secret_file = dir.join("cluster.secret");
+        std::fs::write(
+            &secret_file,
+            format!("the nodes' secret, {}\n", super::identity()),
+        )
+        .expect("a secret file");
+        // As an operator keeps it (the server warns otherwise).
+        std::fs::set_permissions(
+            &secret_file,
+            std::os::unix::fs::PermissionsExt::from_mode(0o600),
+        )
+        .expect("a secret file's mode");
         let redis = Redis {
             guards: std::sync::Mutex::new(Vec::new()),
             url: format!("redis://127.0.0.1:{port}"),
+            secret_file: secret_file.display().to_string(),
             port,
-            dir: TempDir::new("redis").keep(),
+            dir,
         };
         redis.start_again();
         redis
