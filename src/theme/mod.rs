@@ -4,8 +4,9 @@
 //! panels live in its folder's `ui/`; they take their room from [`PanelSpace`], and the board's
 //! picture gets what is left.
 
+use bevy::asset::AssetEventSystems;
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy_egui::{EguiContexts, EguiPostUpdateSet, EguiPrimaryContextPass, egui};
 
 pub mod moves;
 pub mod players;
@@ -46,7 +47,17 @@ pub(super) fn plugin(app: &mut App) {
         )
             .chain(),
     )
-    .add_systems(EguiPrimaryContextPass, begin.in_set(PanelSet::Begin));
+    .add_systems(EguiPrimaryContextPass, begin.in_set(PanelSet::Begin))
+    // A frame's new glyphs reach the screen in that frame. egui adds a glyph to its font atlas
+    // when text first needs it, and `bevy_egui` writes the atlas into its Bevy image after the
+    // pass; the renderer takes a changed image only from that frame's asset events. Unordered,
+    // the events were often written first, so the frame drew the new text from the old atlas:
+    // a clock's new last digit was blank until the next frame, which at rest comes a second
+    // later (issue 60). Bevy orders its own text systems the same way.
+    .configure_sets(
+        PostUpdate,
+        EguiPostUpdateSet::PostProcessOutput.before(AssetEventSystems),
+    );
 }
 
 fn begin(mut contexts: EguiContexts, mut space: ResMut<PanelSpace>) -> Result {

@@ -595,6 +595,49 @@ fn clock_later(run: &Run) -> Vec<String> {
     }
 }
 
+/// Pixels of two pictures of the same size that differ by more than 60 in sum.
+fn pixels_changed(a: &Image, b: &Image) -> usize {
+    a.rgb
+        .iter()
+        .zip(&b.rgb)
+        .filter(|(p, q)| {
+            let d: i32 = (0..3)
+                .map(|i| (i32::from(p[i]) - i32::from(q[i])).abs())
+                .sum();
+            d > 60
+        })
+        .count()
+}
+
+/// The clocks held at 4:44 and 4:33 for the new font atlas's pictures.
+fn held_clocks(run: &Run, name: &str, f: &mut Vec<String>) {
+    match clock_times(run, name) {
+        Ok((284, 273)) => {}
+        Ok(t) => f.push(format!("{name}: the clocks show {t:?} s, not (284, 273)")),
+        Err(e) => f.push(e),
+    }
+}
+
+fn new_atlas(run: &Run) -> Vec<String> {
+    let mut f = Vec::new();
+    held_clocks(run, "08c-new-atlas", &mut f);
+    // The same frame a few frames on: the first frame from the new atlas draws every glyph it
+    // adds (a missing line of text or digit changes hundreds of pixels; a still window none).
+    let changed = pixels_changed(run.img("08c-new-atlas"), run.img("08d-atlas-later"));
+    want(&mut f, changed <= 20, || {
+        format!(
+            "the first frame from a new font atlas differs from the frames after it in {changed} pixels"
+        )
+    });
+    f
+}
+
+fn atlas_later(run: &Run) -> Vec<String> {
+    let mut f = Vec::new();
+    held_clocks(run, "08d-atlas-later", &mut f);
+    f
+}
+
 fn no_aim(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     // The piece picked up is ringed (the picture before it is the same view, unselected).
@@ -898,6 +941,18 @@ pub const PICTURES: &[Picture] = &[
         shows: "Silver's clock one to three seconds on, Red's the same",
         check: clock_later,
         moving: CLOCKS,
+    },
+    Picture {
+        name: "08c-new-atlas",
+        shows: "the first frame from a new font atlas: both clocks whole, every text drawn",
+        check: new_atlas,
+        moving: &[],
+    },
+    Picture {
+        name: "08d-atlas-later",
+        shows: "the clocks held at 4:44 and 4:33",
+        check: atlas_later,
+        moving: &[],
     },
     Picture {
         name: "09a-no-aim",

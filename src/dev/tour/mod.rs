@@ -106,6 +106,18 @@ pub const TOUR: &[Step] = &[
         screens::clock_later_shot,
     ),
     step(
+        "a new font atlas, the clocks held at 4:44 and 4:33",
+        screens::new_atlas,
+    ),
+    step(
+        "08c-new-atlas: the first frame drawn from it",
+        screens::new_atlas_shot,
+    ),
+    step(
+        "08d-atlas-later: the same a few frames later",
+        screens::atlas_later_shot,
+    ),
+    step(
         "a piece picked up, the pointer on the panel",
         screens::pick_up,
     ),

@@ -11,7 +11,9 @@ use crate::table::clock::Clocks;
 use crate::table::laser_preview::{Aim, LaserPreview};
 use crate::table::selection::SquareClicked;
 use crate::table::{MoveRequested, NewGameRequested, NewGameSpec, Watch};
+use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
 use khet_engine::{Move, Player, TimeControl};
 use std::time::Duration;
 
@@ -136,7 +138,7 @@ pub fn clock(world: &mut World) -> Flow {
 }
 
 /// The running clock a second and more later: its face shows another time (taken two frames
-/// on, once egui has laid out the face's new digits).
+/// on, so that both clocks have been drawn at the new time).
 pub fn clock_later(world: &mut World) -> Flow {
     let later = match (world.resource::<Autoplay>().mark, running_clock(world)) {
         (Some(then), Some(now)) => then.saturating_sub(now) >= Duration::from_millis(1200),
@@ -147,6 +149,50 @@ pub fn clock_later(world: &mut World) -> Flow {
 
 pub fn clock_later_shot(world: &mut World) -> Flow {
     shoot(world, "08b-clock-later", "");
+    Flow::Next
+}
+
+/// The clocks' faces held at 4:44 and 4:33 (the running one set again each time, so that it
+/// stays there for a second) for the two pictures of a new font atlas.
+fn hold_clocks(world: &mut World) {
+    if let Some(mut clocks) = world.get_resource_mut::<Clocks>() {
+        clocks.remaining = [
+            Duration::from_millis(284_990),
+            Duration::from_millis(273_990),
+        ];
+    }
+}
+
+/// egui starts a new font atlas, as it does when its atlas is almost full: the next frame is
+/// the first to draw every glyph from it (the fonts are egui's own, with one more family that
+/// nothing uses, so that egui takes them for new ones).
+pub fn new_atlas(world: &mut World) -> Flow {
+    hold_clocks(world);
+    let _ = world.run_system_once(|mut contexts: EguiContexts| {
+        let mut fonts = egui::FontDefinitions::default();
+        let proportional = fonts.families[&egui::FontFamily::Proportional].clone();
+        fonts
+            .families
+            .insert(egui::FontFamily::Name("tour".into()), proportional);
+        if let Ok(ctx) = contexts.ctx_mut() {
+            ctx.set_fonts(fonts);
+        }
+    });
+    Flow::Next
+}
+
+/// The first frame drawn from the new atlas: every text as in the frames after it (issue 60:
+/// a frame drew the glyphs it added to the atlas from the atlas before them, so a clock's new
+/// digit was missing).
+pub fn new_atlas_shot(world: &mut World) -> Flow {
+    hold_clocks(world);
+    shoot(world, "08c-new-atlas", "");
+    Flow::After(3)
+}
+
+pub fn atlas_later_shot(world: &mut World) -> Flow {
+    hold_clocks(world);
+    shoot(world, "08d-atlas-later", "");
     Flow::Next
 }
 
