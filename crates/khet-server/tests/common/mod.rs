@@ -316,6 +316,29 @@ impl Drop for Server {
     }
 }
 
+/// The arguments that make a server node `name` of the tests' cluster on `db` (`test-DBNAME`)
+/// over the broker at `broker`, the nodes' secret in `secret_file`, then `extra`.
+pub fn node_args(
+    db: &Db,
+    broker: &str,
+    secret_file: &str,
+    name: &str,
+    extra: &[&str],
+) -> Vec<String> {
+    let cluster = format!("test-{}", db.name());
+    let own = [
+        "--broker",
+        broker,
+        "--cluster",
+        &cluster,
+        "--node",
+        name,
+        "--cluster-secret-file",
+        secret_file,
+    ];
+    own.iter().chain(extra).map(ToString::to_string).collect()
+}
+
 /// A new identity: 32 lowercase hexadecimal digits, different for each client.
 pub fn identity() -> String {
     format!("{:016x}{:016x}", std::process::id(), unique())
