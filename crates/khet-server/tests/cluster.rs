@@ -21,21 +21,32 @@ fn node_with(db: &Db, name: &str, lease: &str, extra: &[&str]) -> Server {
 }
 
 fn node_on(db: &Db, port: u16, name: &str, lease: &str, extra: &[&str]) -> Server {
-    let cluster = format!("test-{}", db.name());
-    let mut args = vec![
-        "--broker",
-        &Redis::get().url,
-        "--cluster",
-        &cluster,
-        "--node",
-        name,
-        "--lease",
-        lease,
-        "--cluster-secret-file",
-        &Redis::get().secret_file,
-    ];
-    args.extend_from_slice(extra);
+    let redis = Redis::get();
+    let extra = [&["--lease", lease], extra].concat();
+    let args = common::node_args(db, &redis.url, &redis.secret_file, name, &extra);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     Server::start(db, port, &args)
+}
+
+/// Silver on node `a` creates a casual game and Red on node `b` joins it: the two, and its
+/// code.
+fn across(a: &Server, b: &Server) -> (Client, Client, String) {
+    let mut silver = Client::connect(&a.url, "Silver on A");
+    // Casual: fresh identities play rated only after a few games (identity.rs).
+    let code = silver.create(common::casual());
+    let mut red = Client::connect(&b.url, "Red on B");
+    red.join(&code);
+    (silver, red, code)
+}
+
+/// Silver on node `a` and Red on node `b` play a casual game to Silver's win; then the clients
+/// and the nodes are dropped.
+fn a_game_across(a: Server, b: Server) {
+    let (mut silver, mut red, _) = across(&a, &b);
+    silver.until("the start", |c| c.mirror().view.status == Status::Playing);
+    play_line(&mut silver, &mut red, &mut [], &pharaoh_line());
+    assert_eq!(red.wait_result(), silver_wins());
+    drop((silver, red, a, b));
 }
 
 fn silver_wins() -> GameResult {
@@ -201,16 +212,7 @@ fn a_player_whose_node_died_counts_as_gone_and_the_game_can_be_claimed() {
     let grace = ["--abandon-grace", "1"];
     let a = node_with(&db, "a", "2", &grace);
     let b = node_with(&db, "b", "2", &grace);
-    let mut silver = Client::connect(&a.url, "Silver on A");
-    let code = silver.create(NewGame {
-        setup: "classic".into(),
-        clock: None,
-        color: SeatChoice::Silver,
-        rated: false,
-        listed: false,
-    });
-    let mut red = Client::connect(&b.url, "Red on B");
-    red.join(&code);
+    let (mut silver, _red, code) = across(&a, &b);
     silver.until("Red here", |c| {
         c.presence.is_some_and(|(on, _)| on == [true, true])
     });
@@ -278,17 +280,7 @@ fn publish_on_redis(channel: &str, payload: &str) -> u32 {
 fn a_command_published_without_the_nodes_secret_is_ignored() {
     let db = Db::new(Backend::Postgres, "forged");
     let (a, b) = (node(&db, "a", "10"), node(&db, "b", "10"));
-    let mut silver = Client::connect(&a.url, "Silver on A");
-    let code = silver.create(NewGame {
-        setup: "classic".into(),
-        clock: None,
-        color: SeatChoice::Silver,
-        // Casual: fresh identities play rated only after a few games (identity.rs).
-        rated: false,
-        listed: false,
-    });
-    let mut red = Client::connect(&b.url, "Red on B");
-    red.join(&code);
+    let (mut silver, mut red, code) = across(&a, &b);
     silver.until("the start", |c| c.mirror().view.status == Status::Playing);
 
     let resign = serde_json::json!({
@@ -363,20 +355,8 @@ fn nodes_reach_a_redis_with_a_password_given_in_a_file() {
     std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
     let file = file.display().to_string();
     let db = Db::new(Backend::Postgres, "password");
-    let cluster = format!("test-{}", db.name());
     let on = |name: &str, extra: &[&str]| {
-        let mut args = vec![
-            "--broker",
-            &redis.url,
-            "--cluster",
-            &cluster,
-            "--node",
-            name,
-            "--cluster-secret-file",
-            &redis.secret_file,
-        ];
-        args.extend_from_slice(extra);
-        args.into_iter().map(String::from).collect::<Vec<_>>()
+        common::node_args(&db, &redis.url, &redis.secret_file, name, extra)
     };
     let refused = std::process::Command::new(env!("CARGO_BIN_EXE_khet-server"))
         .args(db.args())
@@ -393,22 +373,7 @@ fn nodes_reach_a_redis_with_a_password_given_in_a_file() {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         Server::start(&db, 0, &args)
     };
-    let (a, b) = (start("a"), start("b"));
-    let mut silver = Client::connect(&a.url, "Silver on A");
-    let code = silver.create(NewGame {
-        setup: "classic".into(),
-        clock: None,
-        color: SeatChoice::Silver,
-        rated: false,
-        listed: false,
-    });
-    let mut red = Client::connect(&b.url, "Red on B");
-    red.join(&code);
-    silver.until("the start", |c| c.mirror().view.status == Status::Playing);
-    let line = pharaoh_line();
-    play_line(&mut silver, &mut red, &mut [], &line);
-    assert_eq!(red.wait_result(), silver_wins());
-    drop((silver, red, a, b));
+    a_game_across(start("a"), start("b"));
     // As it was, so that it stops as the others do.
     let _ = std::process::Command::new("redis-cli")
         .args(["-p", &port, "-a", password, "--no-auth-warning"])
@@ -509,7 +474,6 @@ fn nodes_reach_redis_over_tls() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     let db = Db::new(Backend::Postgres, "tls");
-    let cluster = format!("test-{}", db.name());
     let url = format!("rediss://localhost:{port}");
     let ca = format!("SSL_CERT_FILE={}", at("ca.pem"));
     let node = |name: &str| {
@@ -522,40 +486,15 @@ fn nodes_reach_redis_over_tls() {
             "warn".into(),
         ];
         args.extend(db.args());
-        for arg in [
-            "--broker",
-            &url,
-            "--cluster",
-            &cluster,
-            "--node",
-            name,
-            "--cluster-secret-file",
-            &Redis::get().secret_file,
-        ] {
-            args.push(arg.into());
-        }
+        let cluster = common::node_args(&db, &url, &Redis::get().secret_file, name, &[]);
+        args.extend(cluster.into_iter().map(Into::into));
         Server::run(
             std::path::Path::new("/usr/bin/env"),
             &args,
             std::process::Stdio::inherit(),
         )
     };
-    let (a, b) = (node("a"), node("b"));
-    let mut silver = Client::connect(&a.url, "Silver on A");
-    let code = silver.create(NewGame {
-        setup: "classic".into(),
-        clock: None,
-        color: SeatChoice::Silver,
-        rated: false,
-        listed: false,
-    });
-    let mut red = Client::connect(&b.url, "Red on B");
-    red.join(&code);
-    silver.until("the start", |c| c.mirror().view.status == Status::Playing);
-    let line = pharaoh_line();
-    play_line(&mut silver, &mut red, &mut [], &line);
-    assert_eq!(red.wait_result(), silver_wins());
-    drop((silver, red, a, b));
+    a_game_across(node("a"), node("b"));
     let _ = redis.kill();
     let _ = redis.wait();
 }

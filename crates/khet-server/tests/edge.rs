@@ -11,10 +11,10 @@
 
 mod common;
 
-use common::browser::Browser;
+use common::browser::{Browser, arrive, join_as_red};
 use common::{Backend, Client, Db, PATIENCE, Server, casual, identity, pair};
 use khet_protocol::client::Connection;
-use khet_protocol::{ClientMsg, ServerMsg, Status, VERSION};
+use khet_protocol::{ClientMsg, ServerMsg, VERSION};
 use std::io::{Read, Write};
 use std::net::{IpAddr, SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
@@ -459,18 +459,7 @@ fn the_pages_work_under_their_own_content_security_policy_in_chromium() {
     let browser = Browser::start(1280, 900);
     // The play page: its scripts run (the name asked, the server's welcome shown: its socket
     // opened from the page's own origin), a game is created and played by clicks.
-    browser.open(&format!("http://{}/play", server.addr));
-    browser.until("the name form", "!document.getElementById('home').hidden");
-    browser.type_into("#name", "Page player");
-    browser.click("#name-form button");
-    browser.until(
-        "the welcome",
-        "document.getElementById('rating').textContent.startsWith('Rating')",
-    );
-    browser.until(
-        "the setups",
-        "document.querySelectorAll('#setup option').length >= 8",
-    );
+    arrive(&browser, &server, "Page player");
     browser.click("#color option[value=\"silver\"]");
     browser.click("#create");
     browser.until("the link", "!document.getElementById('share').hidden");
@@ -480,13 +469,7 @@ fn the_pages_work_under_their_own_content_security_policy_in_chromium() {
         .and_then(|l| l.rsplit('/').next())
         .expect("a link")
         .to_string();
-    let mut red = Client::connect(&server.url, "Client player");
-    red.join(&code);
-    red.until("the start", |c| c.mirror().view.status == Status::Playing);
-    browser.until(
-        "Silver to move",
-        "document.getElementById('status').textContent.startsWith('Your move')",
-    );
+    let mut red = join_as_red(&browser, &server, &code);
     browser.click("#board [data-square=\"e1\"]");
     browser.click("#board [data-square=\"e2\"]");
     red.until("the page's move", |c| c.plies() == 1);

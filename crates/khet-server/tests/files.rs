@@ -5,26 +5,9 @@
 
 mod common;
 
-use common::{Backend, Client, Db, Server, TempDir, casual};
+use common::{Backend, Client, Db, Server, TempDir, casual, tend, tend_on, text};
 use std::ffi::OsStr;
 use std::path::Path;
-use std::process::{Command, Output};
-
-/// `khet-server ARGS`, run to its end.
-fn tend(args: &[&OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_khet-server"))
-        .args(args)
-        .output()
-        .expect("khet-server runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
 
 /// A server on data folder `data`.
 fn server_on(data: &Path) -> Server {
@@ -76,23 +59,11 @@ fn a_restore_through_planted_links_writes_nothing_outside_the_data_folder() {
     let code = folder_with_a_game(db.folder());
     let outside = TempDir::new("outside");
     let backup = outside.0.join("good.backup");
-    let out = tend(&[
-        "--data".as_ref(),
-        db.folder().as_os_str(),
-        "backup".as_ref(),
-        backup.as_os_str(),
-    ]);
+    let out = tend_on(db.folder(), "backup", &backup);
     assert!(out.status.success(), "{}", text(&out));
     let victim = outside.0.join("victim");
     std::fs::write(&victim, VICTIM).unwrap();
-    let restore = || {
-        tend(&[
-            "--data".as_ref(),
-            db.folder().as_os_str(),
-            "restore".as_ref(),
-            backup.as_os_str(),
-        ])
-    };
+    let restore = || tend_on(db.folder(), "restore", &backup);
 
     let lock = db.folder().join("khet-server.lock");
     let _ = std::fs::remove_file(&lock);
@@ -151,12 +122,7 @@ fn a_backup_onto_a_planted_link_is_refused_and_writes_nothing_through_it() {
     std::fs::write(&victim, VICTIM).unwrap();
     let to = outside.0.join("khet.backup");
     std::os::unix::fs::symlink(&victim, &to).unwrap();
-    let out = tend(&[
-        "--data".as_ref(),
-        db.folder().as_os_str(),
-        "backup".as_ref(),
-        to.as_os_str(),
-    ]);
+    let out = tend_on(db.folder(), "backup", &to);
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), VICTIM);
     assert!(!out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("symbolic link"), "{}", text(&out));
@@ -183,23 +149,13 @@ fn backup_and_restore_work_in_folders_named_like_urls() {
     let data = odd("games ?mode=memory#1 100%");
     let code = folder_with_a_game(&data);
     let to = odd("copies?x=%41 #b").join("the copy ?#%.backup");
-    let out = tend(&[
-        "--data".as_ref(),
-        data.as_os_str(),
-        "backup".as_ref(),
-        to.as_os_str(),
-    ]);
+    let out = tend_on(&data, "backup", &to);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("backed up 1 game(s)"), "{}", text(&out));
     assert!(to.is_file());
 
     let restored = odd("restored ?cache=shared&mode=ro#%");
-    let out = tend(&[
-        "--data".as_ref(),
-        restored.as_os_str(),
-        "restore".as_ref(),
-        to.as_os_str(),
-    ]);
+    let out = tend_on(&restored, "restore", &to);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("restored 1 game(s)"), "{}", text(&out));
     let server = server_on(&restored);

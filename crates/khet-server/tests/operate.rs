@@ -9,7 +9,8 @@ mod common;
 
 use common::services::{Postgres, Redis};
 use common::{
-    Backend, Client, Db, PATIENCE, Server, casual, pair, pharaoh_line, play_line, replayed,
+    Backend, Client, Db, PATIENCE, Server, casual, pair, pharaoh_line, play_line, replayed, tend,
+    tend_on, text,
 };
 use khet_protocol::client::{ClientError, Connection};
 use khet_protocol::{ClientMsg, Refusal};
@@ -17,29 +18,13 @@ use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 fn server_program() -> &'static str {
     env!("CARGO_BIN_EXE_khet-server")
-}
-
-/// `khet-server ARGS`, run to its end.
-fn tend(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(server_program())
-        .args(args)
-        .output()
-        .expect("khet-server runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// The samples of a Prometheus text page: `name{labels}` to value.
@@ -229,12 +214,7 @@ fn a_backup_made_while_games_are_played_restores_and_every_record_replays() {
     let backup_dir = common::TempDir::new("backup-file");
     let file = backup_dir.0.join("khet.backup");
     let before = acknowledged.load(Ordering::Relaxed);
-    let out = tend(&[
-        "--data".as_ref(),
-        db.folder().as_os_str(),
-        "backup".as_ref(),
-        file.as_os_str(),
-    ]);
+    let out = tend_on(db.folder(), "backup", &file);
     stop.store(true, Ordering::Relaxed);
     let (silver, red) = player.join().expect("the players' thread");
     assert!(out.status.success(), "{}", text(&out));
@@ -245,12 +225,7 @@ fn a_backup_made_while_games_are_played_restores_and_every_record_replays() {
     );
 
     let restored = Db::new(Backend::Sqlite, "restored");
-    let out = tend(&[
-        "--data".as_ref(),
-        restored.folder().as_os_str(),
-        "restore".as_ref(),
-        file.as_os_str(),
-    ]);
+    let out = tend_on(restored.folder(), "restore", &file);
     assert!(out.status.success(), "{}", text(&out));
     let again = Server::start(&restored, 0, &[]);
     let done = replayed(&again, &finished);
@@ -272,21 +247,9 @@ fn restore_refuses_a_running_server_and_junk_and_keeps_the_database_it_replaces(
     let code = new_game(&server);
     let dir = common::TempDir::new("restore-files");
     let backup = dir.0.join("good.backup");
-    let out = tend(&[
-        "--data".as_ref(),
-        db.folder().as_os_str(),
-        "backup".as_ref(),
-        backup.as_os_str(),
-    ]);
+    let out = tend_on(db.folder(), "backup", &backup);
     assert!(out.status.success(), "{}", text(&out));
-    let restore = |from: &Path| {
-        tend(&[
-            "--data".as_ref(),
-            db.folder().as_os_str(),
-            "restore".as_ref(),
-            from.as_os_str(),
-        ])
-    };
+    let restore = |from: &Path| tend_on(db.folder(), "restore", from);
 
     let out = restore(&backup);
     assert!(!out.status.success());

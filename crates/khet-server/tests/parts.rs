@@ -60,20 +60,9 @@ fn node(
     extra: &[&str],
     log: Option<&Path>,
 ) -> Server {
-    let cluster = format!("test-{}", db.name());
-    let mut args = vec![
-        "--broker",
-        &redis.url,
-        "--cluster",
-        &cluster,
-        "--node",
-        name,
-        "--lease",
-        lease,
-        "--cluster-secret-file",
-        &redis.secret_file,
-    ];
-    args.extend_from_slice(extra);
+    let extra = [&["--lease", lease], extra].concat();
+    let args = common::node_args(db, &redis.url, &redis.secret_file, name, &extra);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     match log {
         Some(log) => Server::start_logged(db, 0, &args, log),
         None => Server::start(db, 0, &args),

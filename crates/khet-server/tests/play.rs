@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::browser::{Browser, Picture};
+use common::browser::{Browser, Picture, arrive, join_as_red};
 use common::{Backend, Client, Db, Server, pharaoh_line, replayed};
 use khet_protocol::{ClockSpec, NewGame, SeatChoice, Status};
 use serde_json::Value;
@@ -79,22 +79,6 @@ fn moves_shown(browser: &Browser) -> usize {
         .count()
 }
 
-/// Opens `/play` on a new browser profile and gives a name; the page says hello.
-fn arrive(browser: &Browser, server: &Server, name: &str) {
-    browser.open(&format!("http://{}/play", server.addr));
-    browser.until("the name form", "!document.getElementById('home').hidden");
-    browser.type_into("#name", name);
-    browser.click("#name-form button");
-    browser.until(
-        "the welcome (a rating shown)",
-        "document.getElementById('rating').textContent.startsWith('Rating')",
-    );
-    browser.until(
-        "the setups listed",
-        "document.querySelectorAll('#setup option').length >= 8",
-    );
-}
-
 /// Creates a game as Silver with the page's form (the clock as the form has it) and returns
 /// its code, read from the link the page offers.
 fn create_as_silver(browser: &Browser) -> String {
@@ -119,14 +103,7 @@ fn create_as_silver(browser: &Browser) -> String {
 fn seated_against_a_client(browser: &Browser, server: &Server, name: &str) -> (Client, String) {
     arrive(browser, server, name);
     let code = create_as_silver(browser);
-    let mut red = Client::connect(&server.url, "Client player");
-    red.join(&code);
-    red.until("the start", |c| c.mirror().view.status == Status::Playing);
-    browser.until(
-        "Silver to move",
-        "document.getElementById('status').textContent.startsWith('Your move')",
-    );
-    (red, code)
+    (join_as_red(browser, server, &code), code)
 }
 
 #[test]

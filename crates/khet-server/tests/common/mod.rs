@@ -316,6 +316,60 @@ impl Drop for Server {
     }
 }
 
+/// `khet-server ARGS`, run to its end.
+pub fn tend(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_khet-server"))
+        .args(args)
+        .output()
+        .expect("khet-server runs")
+}
+
+/// `khet-server --data DATA COMMAND FILE` (`backup`, `restore`), run to its end.
+pub fn tend_on(
+    data: &std::path::Path,
+    command: &str,
+    file: &std::path::Path,
+) -> std::process::Output {
+    tend(&[
+        "--data".as_ref(),
+        data.as_os_str(),
+        command.as_ref(),
+        file.as_os_str(),
+    ])
+}
+
+/// What a command said: its standard output, then its standard error.
+pub fn text(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// The arguments that make a server node `name` of the tests' cluster on `db` (`test-DBNAME`)
+/// over the broker at `broker`, the nodes' secret in `secret_file`, then `extra`.
+pub fn node_args(
+    db: &Db,
+    broker: &str,
+    secret_file: &str,
+    name: &str,
+    extra: &[&str],
+) -> Vec<String> {
+    let cluster = format!("test-{}", db.name());
+    let own = [
+        "--broker",
+        broker,
+        "--cluster",
+        &cluster,
+        "--node",
+        name,
+        "--cluster-secret-file",
+        secret_file,
+    ];
+    own.iter().chain(extra).map(ToString::to_string).collect()
+}
+
 /// A new identity: 32 lowercase hexadecimal digits, different for each client.
 pub fn identity() -> String {
     format!("{:016x}{:016x}", std::process::id(), unique())
