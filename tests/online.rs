@@ -509,12 +509,12 @@ fn a_browser_player_by_the_link_plays_the_desktop_game_to_its_end() {
     // The friend opens it in a browser that has never played: the page asks for a name.
     let browser = Browser::start(1280, 900);
     browser.open(&link);
+    // A friend's link lands on the game: whose it is, and one field for a name.
     browser.until(
-        "the name asked for, to play this game",
-        &format!(
-            "!document.getElementById('home').hidden && \
-             document.getElementById('connection').textContent.includes('{code}')"
-        ),
+        "the invitation to play this game, and the name asked for",
+        "!document.getElementById('invite').hidden && \
+         document.getElementById('invite-text').textContent.includes('invites you') && \
+         !document.getElementById('name').closest('[hidden]')",
     );
     browser.type_into("#name", "Bea");
     browser.click("#name-form button");

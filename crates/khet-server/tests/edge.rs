@@ -11,8 +11,9 @@
 
 mod common;
 
-use common::browser::{Browser, arrive, join_as_red};
+use common::browser::Browser;
 use common::{Backend, Client, Db, PATIENCE, Server, casual, identity, pair};
+use common::{arrive, join_as_red};
 use khet_protocol::client::Connection;
 use khet_protocol::{ClientMsg, ServerMsg, VERSION};
 use std::io::{Read, Write};

@@ -6,8 +6,9 @@
 
 mod common;
 
-use common::browser::{Browser, Picture, arrive, join_as_red};
+use common::browser::{Browser, Picture};
 use common::{Backend, Client, Db, Server, pharaoh_line, replayed};
+use common::{arrive, join_as_red};
 use khet_protocol::{ClockSpec, NewGame, SeatChoice, Status};
 use serde_json::Value;
 use std::path::PathBuf;

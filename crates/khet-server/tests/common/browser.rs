@@ -2,9 +2,8 @@
 //! Debian's `chromedriver` over the W3C `WebDriver` protocol (plain JSON over HTTP, so the few
 //! requests below need no client library).
 
-use super::{Client, PATIENCE, Server, TempDir, services::free_port};
+use super::{PATIENCE, TempDir, services::free_port};
 use base64::Engine;
-use khet_protocol::Status;
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -324,33 +323,4 @@ impl Picture {
         }
         n
     }
-}
-
-/// Opens `/play` on a new browser profile and gives a name; the page says hello.
-pub fn arrive(browser: &Browser, server: &Server, name: &str) {
-    browser.open(&format!("http://{}/play", server.addr));
-    browser.until("the name form", "!document.getElementById('home').hidden");
-    browser.type_into("#name", name);
-    browser.click("#name-form button");
-    browser.until(
-        "the welcome (a rating shown)",
-        "document.getElementById('rating').textContent.startsWith('Rating')",
-    );
-    browser.until(
-        "the setups listed",
-        "document.querySelectorAll('#setup option').length >= 8",
-    );
-}
-
-/// A protocol client who takes the other seat of the page's game `code`, as Red: the page
-/// (Silver) shows its move to make.
-pub fn join_as_red(browser: &Browser, server: &Server, code: &str) -> Client {
-    let mut red = Client::connect(&server.url, "Client player");
-    red.join(code);
-    red.until("the start", |c| c.mirror().view.status == Status::Playing);
-    browser.until(
-        "Silver to move",
-        "document.getElementById('status').textContent.startsWith('Your move')",
-    );
-    red
 }

@@ -749,3 +749,32 @@ pub fn next_text(socket: &mut tungstenite::WebSocket<TcpStream>) -> Option<Strin
         }
     }
 }
+
+/// Opens `/play` on a new browser profile and gives a name; the page says hello.
+pub fn arrive(browser: &browser::Browser, server: &Server, name: &str) {
+    browser.open(&format!("http://{}/play", server.addr));
+    browser.until("the name form", "!document.getElementById('home').hidden");
+    browser.type_into("#name", name);
+    browser.click("#name-form button");
+    browser.until(
+        "the welcome (a rating shown)",
+        "document.getElementById('rating').textContent.startsWith('Rating')",
+    );
+    browser.until(
+        "the setups listed",
+        "document.querySelectorAll('#setup option').length >= 8",
+    );
+}
+
+/// A protocol client who takes the other seat of the page's game `code`, as Red: the page
+/// (Silver) shows its move to make.
+pub fn join_as_red(browser: &browser::Browser, server: &Server, code: &str) -> Client {
+    let mut red = Client::connect(&server.url, "Client player");
+    red.join(code);
+    red.until("the start", |c| c.mirror().view.status == Status::Playing);
+    browser.until(
+        "Silver to move",
+        "document.getElementById('status').textContent.startsWith('Your move')",
+    );
+    red
+}
