@@ -209,6 +209,9 @@ pub struct Edge {
 #[derive(Clone, Copy, Debug)]
 pub struct Client(pub IpAddr);
 
+/// What an address past its request budget is told (here, and before its request is parsed).
+pub const TOO_MANY_REQUESTS: &str = "too many requests from your address; wait a little\n";
+
 /// A 429 that says when to come back.
 pub fn too_many(wait: Duration, why: &'static str) -> Response {
     crate::metrics::turned_away();
@@ -232,7 +235,7 @@ pub async fn guard(State(edge): State<Arc<Edge>>, mut request: Request, next: Ne
     request.extensions_mut().insert(Client(client));
     let mut response = match edge.limits.request(client) {
         Ok(()) => next.run(request).await,
-        Err(wait) => too_many(wait, "too many requests from your address; wait a little\n"),
+        Err(wait) => too_many(wait, TOO_MANY_REQUESTS),
     };
     secure(response.headers_mut(), edge.tls);
     response

@@ -78,6 +78,12 @@ async fn upgrade(
 /// The server's routes, behind the edge (`edge`): every request charged to its address and
 /// answered with the security headers; the WebSockets refused to other sites' pages.
 pub fn router(hub: Hub, settings: &Settings) -> Router {
+    routes(hub, settings).0
+}
+
+/// The routes and their edge (which the connections consult too: a spent address is refused
+/// before its request is parsed).
+fn routes(hub: Hub, settings: &Settings) -> (Router, Arc<edge::Edge>) {
     let state = AppState {
         hub,
         limits: Limits::new(settings.limits),
@@ -97,7 +103,7 @@ pub fn router(hub: Hub, settings: &Settings) -> Router {
             limits.forget_quiet();
         }
     });
-    Router::new()
+    let router = Router::new()
         .route("/", get(watch::lobby))
         .route("/about", get(http::index))
         .route("/watch/{code}", get(watch::page))
@@ -114,7 +120,8 @@ pub fn router(hub: Hub, settings: &Settings) -> Router {
         .route("/healthz", get(http::healthz))
         .route("/readyz", get(http::readyz))
         .with_state(state)
-        .layer(from_fn_with_state(edge.clone(), edge::guard))
+        .layer(from_fn_with_state(edge.clone(), edge::guard));
+    (router, edge)
 }
 
 /// A node among several (`--broker`).
@@ -216,9 +223,9 @@ pub async fn serve(
     if let Some(socket) = &settings.admin {
         socket.serve(hub.clone()).map_err(StoreError::System)?;
     }
-    let app = router(hub, &settings);
+    let (app, edge) = routes(hub, &settings);
     let cap = usize::try_from(settings.limits.max_connections).unwrap_or(usize::MAX);
-    serving::run(listener, app, settings.tls.clone(), cap, shutdown).await;
+    serving::run(listener, app, edge, settings.tls.clone(), cap, shutdown).await;
     tracing::info!("stopping");
     // Other nodes (or this one started among several) take its games up at once instead of
     // after its leases; as far as the database lets it, and no longer than RELEASE_WAIT.

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The address the limits count `ip` under: its /64 for IPv6, itself for IPv4 (an IPv4-mapped
 /// IPv6 address is its IPv4 address).
@@ -64,6 +64,9 @@ pub struct Limits {
     open: Mutex<HashMap<IpAddr, u32>>,
     connects: DefaultKeyedRateLimiter<IpAddr>,
     requests: DefaultKeyedRateLimiter<IpAddr>,
+    /// The addresses whose request budget is spent, and until when: what a new connection is
+    /// checked against before its request is read (see [`Limits::spent`]).
+    spent: Mutex<HashMap<IpAddr, Instant>>,
 }
 
 /// One admitted socket; dropping it frees its place.
@@ -100,16 +103,42 @@ impl Limits {
             requests: RateLimiter::keyed(
                 Quota::per_minute(requests).allow_burst(nonzero(requests.get() / 4)),
             ),
+            spent: Mutex::new(HashMap::new()),
         })
     }
 
     /// Charges a request from `ip` to its address; past the address's budget, how long until
     /// the next is let through.
+    /// The address is then spent until that time: [`Limits::spent`] says so without charging.
     pub fn request(&self, ip: IpAddr) -> Result<(), Duration> {
         use governor::clock::{Clock, DefaultClock};
-        self.requests
-            .check_key(&key(ip))
-            .map_err(|not_until| not_until.wait_time_from(DefaultClock::default().now()))
+        let ip = key(ip);
+        self.requests.check_key(&ip).map_err(|not_until| {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            self.spent
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(ip, Instant::now() + wait);
+            wait
+        })
+    }
+
+    /// If `ip`'s address was refused a request and its budget has not come back yet, how long
+    /// until it does; charges nothing. (Governor's buckets have no look without a charge, so
+    /// the refusals are remembered: an address is spent from its first refusal until the time
+    /// governor gave, and no request could have been let through meanwhile.)
+    pub fn spent(&self, ip: IpAddr) -> Option<Duration> {
+        let ip = key(ip);
+        let mut spent = self
+            .spent
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let until = *spent.get(&ip)?;
+        let left = until.checked_duration_since(Instant::now());
+        if left.is_none() {
+            spent.remove(&ip);
+        }
+        left
     }
 
     /// A place for a new socket from `ip`, or why not.
@@ -138,6 +167,11 @@ impl Limits {
     pub fn forget_quiet(&self) {
         self.connects.retain_recent();
         self.requests.retain_recent();
+        let now = Instant::now();
+        self.spent
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .retain(|_, until| *until > now);
     }
 
     /// A connection's message budget.
@@ -215,5 +249,24 @@ mod tests {
             "{wait:?}"
         );
         assert!(limits.request(ip("2001:db8:0:1::1")).is_ok(), "another /64");
+    }
+
+    #[test]
+    fn an_address_is_spent_from_its_first_refusal_and_looking_charges_nothing() {
+        let limits = Limits::new(LimitSettings {
+            requests_per_minute: 8,
+            ..LimitSettings::default()
+        });
+        let ip: IpAddr = [10, 0, 0, 1].into();
+        assert!(limits.spent(ip).is_none());
+        assert!(limits.request(ip).is_ok());
+        assert!(limits.spent(ip).is_none(), "a look charges nothing");
+        assert!(limits.request(ip).is_ok(), "the burst's second");
+        assert!(limits.spent(ip).is_none(), "not refused yet");
+        let wait = limits.request(ip).unwrap_err();
+        let left = limits.spent(ip).expect("spent");
+        assert!(left <= wait && left > Duration::ZERO, "{left:?} {wait:?}");
+        assert!(limits.spent([10, 0, 0, 2].into()).is_none(), "another address");
+        assert!(limits.spent("::ffff:10.0.0.1".parse().unwrap()).is_some());
     }
 }

@@ -9,7 +9,16 @@
 //! connection holds a place until its socket closes, a WebSocket's included (the place goes with
 //! the stream into the upgrade); past the cap a new connection is answered 503 and closed, and
 //! past [`REFUSING_AT_ONCE`] refusals under way, closed unanswered.
+//!
+//! And an address whose request budget is spent (the edge refused it, and the time it gave has
+//! not passed) is refused as its connection is accepted, before hyper or the router see it:
+//! its request read up to the end of its headers (or [`HEADER_WAIT`]) and answered with a fixed
+//! 429, written to the socket, with `Retry-After` and the edge's security headers, and closed.
+//! A flood from one address then costs the server little more than its sockets. Only a peer
+//! that is not a trusted proxy is checked so (a proxy's clients are known from its headers, which
+//! the edge reads); past [`REFUSING_AT_ONCE`] such refusals under way, closed unanswered.
 
+use crate::edge::Edge;
 use crate::tls::Tls;
 use axum::Router;
 use axum::extract::ConnectInfo;
@@ -22,7 +31,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
@@ -103,6 +112,7 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Counted<S> {
 pub async fn run(
     listener: TcpListener,
     app: Router,
+    edge: Arc<Edge>,
     tls: Option<Tls>,
     max_connections: usize,
     stop: impl Future<Output = ()>,
@@ -111,12 +121,24 @@ pub async fn run(
     let mut connections = JoinSet::new();
     let open = Arc::new(AtomicUsize::new(0));
     let refusing = Arc::new(Semaphore::new(REFUSING_AT_ONCE));
+    let refusing_spent = Arc::new(Semaphore::new(REFUSING_AT_ONCE));
     tokio::pin!(stop);
     loop {
         tokio::select! {
             () = &mut stop => break,
             accepted = listener.accept() => match accepted {
                 Ok((stream, addr)) => {
+                    if let Some(wait) = spent(&edge, addr) {
+                        crate::metrics::turned_away();
+                        if let Ok(turn) = Arc::clone(&refusing_spent).try_acquire_owned() {
+                            let tls = tls.clone();
+                            connections.spawn(async move {
+                                refuse_spent(stream, tls, wait).await;
+                                drop(turn);
+                            });
+                        }
+                        continue;
+                    }
                     if open.load(Ordering::Relaxed) >= max_connections {
                         crate::metrics::turned_away();
                         if let Ok(turn) = Arc::clone(&refusing).try_acquire_owned() {
@@ -195,6 +217,77 @@ async fn busy<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(stream: S, hst
         .keep_alive(false)
         .serve_connection(TokioIo::new(stream), service)
         .await;
+}
+
+/// Whether the peer at `addr` is an address whose request budget is spent (and for how long):
+/// never for a trusted proxy, whose clients the edge tells apart by their headers.
+fn spent(edge: &Edge, addr: SocketAddr) -> Option<Duration> {
+    let peer = addr.ip().to_canonical();
+    if edge.trusted.iter().any(|p| p.contains(peer)) {
+        return None;
+    }
+    edge.limits.spent(peer)
+}
+
+/// A spent address's connection: over TLS its handshake first; its request read to the end of
+/// its headers, then answered 429 and closed.
+async fn refuse_spent(stream: TcpStream, tls: Option<Tls>, wait: Duration) {
+    let hsts = tls.is_some();
+    let _ = tokio::time::timeout(HEADER_WAIT, async {
+        match tls {
+            None => too_many(stream, hsts, wait).await,
+            Some(tls) => {
+                if let Ok(stream) = tls.acceptor.accept(stream).await {
+                    too_many(stream, hsts, wait).await;
+                }
+            }
+        }
+    })
+    .await;
+}
+
+/// The whole answer to a spent address: `HTTP/1.1 429`, `Retry-After` in whole seconds (at
+/// least one), the edge's security headers, and `Connection: close`.
+fn too_many_answer(hsts: bool, wait: Duration) -> Vec<u8> {
+    let seconds = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
+    let mut headers = axum::http::HeaderMap::new();
+    crate::edge::secure(&mut headers, hsts);
+    let mut answer = format!(
+        "HTTP/1.1 429 Too Many Requests\r\nretry-after: {seconds}\r\n\
+         content-type: text/plain; charset=utf-8\r\ncontent-length: {}\r\n\
+         connection: close\r\n",
+        crate::edge::TOO_MANY_REQUESTS.len()
+    )
+    .into_bytes();
+    for (name, value) in &headers {
+        answer.extend_from_slice(name.as_str().as_bytes());
+        answer.extend_from_slice(b": ");
+        answer.extend_from_slice(value.as_bytes());
+        answer.extend_from_slice(b"\r\n");
+    }
+    answer.extend_from_slice(b"\r\n");
+    answer.extend_from_slice(crate::edge::TOO_MANY_REQUESTS.as_bytes());
+    answer
+}
+
+/// Reads a request's head (its body, if any, is not waited for), answers 429 and closes. The
+/// head is read first so that the client is not reset with its request unread, which could
+/// lose it the answer.
+async fn too_many<S: AsyncRead + AsyncWrite + Unpin>(mut stream: S, hsts: bool, wait: Duration) {
+    let mut head = [0u8; 4096];
+    let mut read = 0;
+    while read < head.len() {
+        match stream.read(&mut head[read..]).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => read += n,
+        }
+        if head[..read].windows(4).any(|w| w == b"\r\n\r\n") {
+            break;
+        }
+    }
+    if stream.write_all(&too_many_answer(hsts, wait)).await.is_ok() {
+        let _ = stream.shutdown().await;
+    }
 }
 
 /// One connection over TLS: its handshake must end within [`HEADER_WAIT`] too.

@@ -394,12 +394,19 @@ fn the_security_headers_are_on_every_page_and_answer() {
             "{page}"
         );
     }
-    // A refusal too.
+    // A refusal too: the edge's (the first), and the next, which the connection gets before
+    // its request is parsed, the address being spent.
     let refused = (0..200)
         .map(|_| get(&server, "127.0.0.3", "/healthz", &[]))
         .find(|a| a.status == 429)
         .expect("a 429");
     assert_secure(&refused, "a 429");
+    let again = get(&server, "127.0.0.3", "/healthz", &[]);
+    assert_eq!(again.status, 429, "{}", again.body);
+    assert_secure(&again, "a spent address's 429");
+    assert!(again.header("retry-after").is_some());
+    assert_eq!(again.header("connection"), Some("close"));
+    assert_eq!(again.body, refused.body);
 }
 
 #[test]
