@@ -266,7 +266,10 @@ mod tests {
         let wait = limits.request(ip).unwrap_err();
         let left = limits.spent(ip).expect("spent");
         assert!(left <= wait && left > Duration::ZERO, "{left:?} {wait:?}");
-        assert!(limits.spent([10, 0, 0, 2].into()).is_none(), "another address");
+        assert!(
+            limits.spent([10, 0, 0, 2].into()).is_none(),
+            "another address"
+        );
         assert!(limits.spent("::ffff:10.0.0.1".parse().unwrap()).is_some());
     }
 }
