@@ -48,12 +48,11 @@ pub(super) fn plugin(app: &mut App) {
             .chain(),
     )
     .add_systems(EguiPrimaryContextPass, begin.in_set(PanelSet::Begin))
-    // A frame's new glyphs reach the screen in that frame. egui adds a glyph to its font atlas
-    // when text first needs it, and `bevy_egui` writes the atlas into its Bevy image after the
-    // pass; the renderer takes a changed image only from that frame's asset events. Unordered,
-    // the events were often written first, so the frame drew the new text from the old atlas:
-    // a clock's new last digit was blank until the next frame, which at rest comes a second
-    // later (issue 60). Bevy orders its own text systems the same way.
+    // A frame's new glyphs should reach the screen in that frame. egui adds a glyph to its font
+    // atlas when text first needs it, and `bevy_egui` writes the atlas into its Bevy image after
+    // the pass; the renderer takes a changed image only from that frame's asset events, which
+    // nothing ordered after that write. Bevy orders its own text systems before those events for
+    // this reason. Suspected, not confirmed, of issue 60's clock drawn without its last digit.
     .configure_sets(
         PostUpdate,
         EguiPostUpdateSet::PostProcessOutput.before(AssetEventSystems),

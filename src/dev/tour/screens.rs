@@ -181,9 +181,8 @@ pub fn new_atlas(world: &mut World) -> Flow {
     Flow::Next
 }
 
-/// The first frame drawn from the new atlas: every text as in the frames after it (issue 60:
-/// a frame drew the glyphs it added to the atlas from the atlas before them, so a clock's new
-/// digit was missing).
+/// The first frame drawn from the new atlas: every text as in the frames after it (issue 60,
+/// where a clock was once drawn without its last digit).
 pub fn new_atlas_shot(world: &mut World) -> Flow {
     hold_clocks(world);
     shoot(world, "08c-new-atlas", "");
