@@ -277,19 +277,10 @@ fn a_phone_plays_by_taps_and_shows_the_whole_board() {
     let picture = Picture::from_png(&shot);
     assert_eq!((picture.width, picture.height), (360, 640));
     // The board's squares are drawn: sand-coloured pixels fill much of its rectangle.
-    let (x, y, w, h) = (
-        r[0] as u32,
-        r[1] as u32,
-        (r[2] - r[0]) as u32,
-        (r[3] - r[1]) as u32,
-    );
-    let sand = picture.count((x, y, w, h), |[r, g, b]| {
-        r > 200 && g > 190 && b > 140 && b < 200 && r > b + 30
-    });
+    let (sand, area) = board_squares(&picture, &r);
     assert!(
-        sand * 3 > (w * h) as usize,
-        "{sand} of {} pixels are the board's squares",
-        w * h
+        sand * 3 > area,
+        "{sand} of {area} pixels are the board's squares"
     );
 }
 
@@ -380,19 +371,10 @@ fn a_friend_who_opens_the_link_on_a_phone_sees_whose_game_the_board_and_one_name
         "{wrong:#?}\nwhat the page shows: {seen:#}"
     );
     let picture = Picture::from_png(&shot);
-    let (x, y, w, h) = (
-        board[0] as u32,
-        board[1] as u32,
-        (board[2] - board[0]) as u32,
-        (board[3] - board[1]) as u32,
-    );
-    let sand = picture.count((x, y, w, h), |[r, g, b]| {
-        r > 200 && g > 190 && b > 140 && b < 200 && r > b + 30
-    });
+    let (sand, area) = board_squares(&picture, &board);
     assert!(
-        sand * 3 > (w * h) as usize,
-        "the board's squares on screen: {sand} of {} pixels",
-        w * h
+        sand * 3 > area,
+        "the board's squares on screen: {sand} of {area} pixels"
     );
 
     // A name, and the friend plays the free seat at once: Red, Ann's opponent.
@@ -649,4 +631,19 @@ fn a_move_by_keyboard_alone() {
     browser.keys("\u{E007}");
     red.until("the move made by keys", |c| c.plies() == 1);
     assert_eq!(red.mirror().view.moves[0], *mv);
+}
+
+/// The sand-coloured pixels (the board's squares) within the board's rectangle `[left, top,
+/// right, bottom]` of a picture, and the rectangle's area.
+fn board_squares(picture: &Picture, board: &[f64]) -> (usize, usize) {
+    let (x, y, w, h) = (
+        board[0] as u32,
+        board[1] as u32,
+        (board[2] - board[0]) as u32,
+        (board[3] - board[1]) as u32,
+    );
+    let sand = picture.count((x, y, w, h), |[r, g, b]| {
+        r > 200 && g > 190 && b > 140 && b < 200 && r > b + 30
+    });
+    (sand, (w * h) as usize)
 }
