@@ -106,12 +106,9 @@ pub const TOUR: &[Step] = &[
         screens::clock_later_shot,
     ),
     step(
-        "a new font atlas, the clocks held at 4:44 and 4:33",
+        "08c-new-atlas: a new font atlas and the first frame drawn from it, the clocks held at \
+         4:44 and 4:33",
         screens::new_atlas,
-    ),
-    step(
-        "08c-new-atlas: the first frame drawn from it",
-        screens::new_atlas_shot,
     ),
     step(
         "08d-atlas-later: the same a few frames later",

@@ -163,9 +163,11 @@ fn hold_clocks(world: &mut World) {
     }
 }
 
-/// egui starts a new font atlas, as it does when its atlas is almost full: the next frame is
-/// the first to draw every glyph from it (the fonts are egui's own, with one more family that
-/// nothing uses, so that egui takes them for new ones).
+/// egui starts a new font atlas, as it does when its atlas is almost full, and the picture is
+/// taken of that very frame: the first to draw every glyph from the new atlas, so every text
+/// must be drawn as in the frames after it (issue 60, where a clock was once drawn without its
+/// last digit). The fonts are egui's own, with one more family that nothing uses, so that egui
+/// takes them for new ones; they apply in this frame's pass, after this step.
 pub fn new_atlas(world: &mut World) -> Flow {
     hold_clocks(world);
     let _ = world.run_system_once(|mut contexts: EguiContexts| {
@@ -178,13 +180,6 @@ pub fn new_atlas(world: &mut World) -> Flow {
             ctx.set_fonts(fonts);
         }
     });
-    Flow::Next
-}
-
-/// The first frame drawn from the new atlas: every text as in the frames after it (issue 60,
-/// where a clock was once drawn without its last digit).
-pub fn new_atlas_shot(world: &mut World) -> Flow {
-    hold_clocks(world);
     shoot(world, "08c-new-atlas", "");
     Flow::After(3)
 }
