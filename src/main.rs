@@ -4,6 +4,11 @@
 //! scripted tour and saves screenshots into DIR (the end-to-end test), and `khet --bench-frames`
 //! measures CPU frame times of a scripted game in the headless app. Neither is in the player's
 //! help.
+// No console window on Windows; `console` brings the terminal's back when there is one.
+#![cfg_attr(windows, windows_subsystem = "windows")]
+
+#[cfg(windows)]
+mod console;
 
 use bevy::asset::AssetPlugin;
 use bevy::prelude::*;
@@ -12,6 +17,7 @@ use khet::built_in::AssetOrigin;
 use khet::{core_plugin, view_plugin};
 
 /// Where the game keeps its files, and what changes them: the help's last part.
+#[cfg(not(windows))]
 const FILES: &str = "\
 Files:
   settings         ~/.config/khet/settings.ron, or $KHET_CONFIG/settings.ron
@@ -23,6 +29,19 @@ Files:
 Environment:
   KHET_ASSETS         read the models and sounds from this folder, not the built-in copies
   KHET_SOUND_DEVICE   the ALSA device to play on (default: \"default\")";
+
+/// The same on Windows, in its folders (`directories`' roaming application data).
+#[cfg(windows)]
+const FILES: &str = "\
+Files:
+  settings         %APPDATA%\\khet\\config\\settings.ron, or %KHET_CONFIG%\\settings.ron
+  saved games      %APPDATA%\\khet\\data\\games\\, or %KHET_DATA%\\games\\
+  lesson progress  %APPDATA%\\khet\\data\\progress.ron, or %KHET_DATA%\\progress.ron
+  your setups      %APPDATA%\\khet\\config\\setups\\, or %KHET_SETUPS%
+
+Environment:
+  KHET_ASSETS         read the models and sounds from this folder, not the built-in copies
+  KHET_SOUND_DEVICE   the sound endpoint's ID to play on (default: the system's default)";
 
 /// Khet, the laser game, in 3D: both editions, against a friend at the table or the computer.
 #[derive(Parser, Debug)]
@@ -47,6 +66,8 @@ struct Args {
 }
 
 fn main() -> AppExit {
+    #[cfg(windows)]
+    console::attach_to_parent();
     let args = match Args::try_parse() {
         Ok(args) => args,
         Err(e) => {

@@ -5,9 +5,10 @@
 //!
 //! The clips are WAV files in `assets/sounds/` (made by `make_sounds.py` there), built into the
 //! program ([`crate::built_in`]) and loaded through the asset server; a missing or broken one
-//! (read from `$KHET_ASSETS`) is reported once with its path and that sound is left out. Playing goes through `khet-audio`, which loads ALSA at run time: building needs no
-//! system package, and without a sound device the game plays on silently and says why once.
-//! Volume and mute are settings; M mutes and unmutes (`settings::ui`).
+//! (read from `$KHET_ASSETS`) is reported once with its path and that sound is left out.
+//! Playing goes through `khet-audio`, which loads ALSA at run time (on Windows, WASAPI):
+//! building needs no system package, and without a sound device the game plays on silently and
+//! says why once. Volume and mute are settings; M mutes and unmutes (`settings::ui`).
 
 use crate::built_in::AssetOrigin;
 use crate::news::News;
@@ -51,8 +52,8 @@ impl Plugin for SoundPlugin {
     }
 }
 
-/// Opens the sound device (`$KHET_SOUND_DEVICE`, else ALSA's `default`); without one the game
-/// plays silently and says why, once.
+/// Opens the sound device (`$KHET_SOUND_DEVICE`, else the system's default: ALSA's `default`,
+/// or Windows' default endpoint); without one the game plays silently and says why, once.
 fn open_device(mut audio: ResMut<Audio>, mut news: MessageWriter<News>) {
     let device = std::env::var("KHET_SOUND_DEVICE").unwrap_or_else(|_| "default".into());
     match Output::open(&device, audio.mixer.clone()) {

@@ -3,16 +3,21 @@
 //! Bevy's audio (through cpal) needs the ALSA headers and `pkg-config` at build time. This crate
 //! needs neither: it opens `libasound.so.2` at run time (present on practically every Linux
 //! desktop, and routed to the sound server (`PulseAudio`, `PipeWire`) by ALSA plugins), and when the library
-//! or a sound device is missing the game plays on silently and says why once.
+//! or a sound device is missing the game plays on silently and says why once. On Windows it
+//! plays through WASAPI, the system's own sound interface, with the same silence and notice
+//! when there is no device.
 //!
 //! - [`wav`] reads 16-bit PCM WAV files into [`Clip`]s.
 //! - [`Mixer`] adds up the playing voices, with a master volume, mute, and keyed loops that fade
 //!   in and out (the laser's hum). It is pure and tested without a device.
 //! - [`Output`] feeds a shared mixer to the sound device from a thread of its own.
 
+#[cfg(not(windows))]
 mod alsa;
 mod mixer;
 mod output;
+#[cfg(windows)]
+mod wasapi;
 pub mod wav;
 
 pub use mixer::{Clip, Mixer};

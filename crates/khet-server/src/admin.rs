@@ -17,8 +17,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use khet_protocol::{ClientMsg, Status, check_code, check_name};
 use std::fmt::Write;
-use std::os::unix::fs::PermissionsExt;
 use tokio::sync::oneshot;
+
+/// Why there are no operator's commands on Windows: Rust's standard library has no Unix
+/// sockets there, and a named pipe's rights are another design (docs/server.md).
+#[cfg(not(unix))]
+const NO_SOCKET: &str = "the operator's commands arrive over a Unix socket, which this \
+    server has only on Linux and other Unix systems; on Windows they are not available";
 
 /// How many players and games the lists show.
 const LIST_LIMIT: u32 = 1000;
@@ -51,6 +56,7 @@ pub fn router(hub: Hub) -> Router {
 /// once the hub runs.
 pub struct Socket {
     path: std::path::PathBuf,
+    #[cfg(unix)]
     listener: std::sync::Mutex<Option<std::os::unix::net::UnixListener>>,
 }
 
@@ -60,6 +66,21 @@ impl std::fmt::Debug for Socket {
     }
 }
 
+#[cfg(not(unix))]
+impl Socket {
+    /// Refused: see [`NO_SOCKET`].
+    pub fn bind(path: &std::path::Path) -> Result<Socket, String> {
+        Err(format!("{}: {NO_SOCKET}", path.display()))
+    }
+
+    pub fn serve(&self, _hub: Hub) -> Result<(), String> {
+        Ok(())
+    }
+
+    pub fn remove(&self) {}
+}
+
+#[cfg(unix)]
 impl Socket {
     /// Binds a Unix socket at `path` (a stale one from a server that died is replaced),
     /// readable and writable by this user only.
@@ -73,6 +94,7 @@ impl Socket {
             }
         }
         let listener = std::os::unix::net::UnixListener::bind(path).map_err(at)?;
+        use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).map_err(at)?;
         listener.set_nonblocking(true).map_err(at)?;
         Ok(Socket {
@@ -300,11 +322,28 @@ async fn unlist(State(hub): State<Hub>, Path(code): Path<String>) -> Response {
 }
 
 /// How long `khet-server admin` waits for the server's answer.
+#[cfg(unix)]
 const ANSWER_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Sends one request to the admin socket at `socket` (what `khet-server admin` does): its
 /// status and its text.
 pub fn request(
+    socket: &std::path::Path,
+    method: &str,
+    path: &str,
+    body: &str,
+) -> Result<(u16, String), String> {
+    #[cfg(not(unix))]
+    {
+        let _ = (method, path, body);
+        Err(format!("{}: {NO_SOCKET}", socket.display()))
+    }
+    #[cfg(unix)]
+    request_unix(socket, method, path, body)
+}
+
+#[cfg(unix)]
+fn request_unix(
     socket: &std::path::Path,
     method: &str,
     path: &str,
@@ -350,6 +389,7 @@ pub fn request(
 }
 
 /// The body of a chunked answer.
+#[cfg(unix)]
 fn unchunk(mut text: &str) -> String {
     let mut body = String::new();
     while let Some((size, rest)) = text.split_once("\r\n") {

@@ -5,8 +5,7 @@
 use crate::store::DATABASE_FILE;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection};
 use sqlx::{ConnectOptions, Connection};
-use std::fs::File;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::fs::{DirBuilder, File, OpenOptions};
 use std::path::{Path, PathBuf};
 
 /// The file a running server holds locked in its data folder.
@@ -19,16 +18,15 @@ pub fn lock_folder(dir: &Path) -> Result<File, String> {
     let path = dir.join(LOCK_FILE);
     // Not through a symbolic link planted in the folder: that would make (or lock) a file
     // elsewhere.
-    let file = File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(&path)
-        .map_err(|e| match e.raw_os_error() {
-            Some(libc::ELOOP) => format!("{}: a symbolic link; refused", path.display()),
-            _ => format!("{}: {e}", path.display()),
-        })?;
+    let mut options = File::options();
+    options.create(true).truncate(false).write(true);
+    let file = no_follow(&mut options).open(&path).map_err(|e| {
+        if is_link_refused(&e) {
+            format!("{}: a symbolic link; refused", path.display())
+        } else {
+            format!("{}: {e}", path.display())
+        }
+    })?;
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(std::fs::TryLockError::WouldBlock) => Err(format!(
@@ -54,9 +52,15 @@ async fn open_read_only(file: &Path) -> Result<SqliteConnection, sqlx::Error> {
 /// folder's name stay part of the path; a name that is not UTF-8 is refused by the driver (a
 /// lossy name would open another file).
 pub fn sqlite_url(file: &Path, mode: &str) -> String {
-    use std::os::unix::ffi::OsStrExt;
+    #[cfg(unix)]
+    let bytes = std::os::unix::ffi::OsStrExt::as_bytes(file.as_os_str()).to_vec();
+    // Windows' paths are UTF-16: one that is not Unicode keeps a replacement character, which
+    // names no file, so the driver refuses it as on Unix. `\` is written as `/`, which SQLite
+    // takes there too.
+    #[cfg(not(unix))]
+    let bytes = file.to_string_lossy().replace('\\', "/").into_bytes();
     let mut url = String::from("sqlite://");
-    for &b in file.as_os_str().as_bytes() {
+    for &b in &bytes {
         if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
             url.push(char::from(b));
         } else {
@@ -132,8 +136,7 @@ impl Scratch {
         let name = file.file_name().unwrap_or_default().to_string_lossy();
         let random = crate::secret::new_code()?;
         let dir = parent.join(format!(".{name}.{what}-{random}"));
-        std::fs::DirBuilder::new()
-            .mode(0o700)
+        owner_only_dir(&mut DirBuilder::new())
             .create(&dir)
             .map_err(|e| format!("{}: {e}", dir.display()))?;
         Ok(Scratch(dir))
@@ -233,13 +236,48 @@ pub async fn restore(dir: &Path, from: &Path) -> Result<(Contents, Option<PathBu
 /// syncs it.
 fn copy_new(from: &Path, to: &Path) -> std::io::Result<()> {
     let mut source = File::open(from)?;
-    let mut copy = File::options()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(to)?;
+    let mut copy = owner_only_file(File::options().write(true).create_new(true)).open(to)?;
     std::io::copy(&mut source, &mut copy)?;
     copy.sync_all()
+}
+
+/// Opens the link itself, never its target: on Unix the open fails (`is_link_refused`); on
+/// Windows it opens the reparse point, which is harmless to lock.
+fn no_follow(options: &mut OpenOptions) -> &mut OpenOptions {
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(options, libc::O_NOFOLLOW);
+    #[cfg(windows)]
+    std::os::windows::fs::OpenOptionsExt::custom_flags(options, FILE_FLAG_OPEN_REPARSE_POINT);
+    options
+}
+
+/// Windows' flag to open a link rather than what it points to (`winbase.h`).
+#[cfg(windows)]
+const FILE_FLAG_OPEN_REPARSE_POINT: u32 = 0x0020_0000;
+
+fn is_link_refused(e: &std::io::Error) -> bool {
+    cfg!(unix) && e.raw_os_error() == Some(LINK_REFUSED)
+}
+
+/// The error of an open through a link with `O_NOFOLLOW`.
+#[cfg(unix)]
+const LINK_REFUSED: i32 = libc::ELOOP;
+#[cfg(not(unix))]
+const LINK_REFUSED: i32 = 0;
+
+/// A folder only its owner may enter. On Windows, new folders and files take the rights of
+/// the folder they are made in, the data folder under the user's profile.
+fn owner_only_dir(builder: &mut DirBuilder) -> &mut DirBuilder {
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(builder, 0o700);
+    builder
+}
+
+/// A file only its owner may read (see [`owner_only_dir`]).
+fn owner_only_file(options: &mut OpenOptions) -> &mut OpenOptions {
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(options, 0o600);
+    options
 }
 
 fn beside_name(file: &Path, what: &str) -> PathBuf {

@@ -252,7 +252,8 @@ impl Place {
     fn admin_socket(&self, given: Option<&PathBuf>) -> Option<PathBuf> {
         match (given, self) {
             (Some(path), _) => Some(path.clone()),
-            (None, Place::Folder(dir)) => Some(dir.join("admin.sock")),
+            // Windows has no Unix sockets (`admin::NO_SOCKET`): no socket unless one is asked for.
+            (None, Place::Folder(dir)) => cfg!(unix).then(|| dir.join("admin.sock")),
             (None, Place::Server(_)) => None,
         }
     }
@@ -413,7 +414,14 @@ async fn tend(command: Tend, place: Place, admin_socket: Option<PathBuf>) -> Res
     };
     match command {
         Tend::Admin { what } => {
-            let socket = admin_socket.ok_or("no admin socket: give the server's --admin-socket")?;
+            // On Windows `request` refuses with the reason: there are no Unix sockets there.
+            let socket = match admin_socket {
+                Some(socket) => socket,
+                None if cfg!(unix) => {
+                    return Err("no admin socket: give the server's --admin-socket".into());
+                }
+                None => PathBuf::from("admin.sock"),
+            };
             admin(&socket, &what)?;
         }
         Tend::Backup { file } => {

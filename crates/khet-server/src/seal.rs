@@ -88,9 +88,14 @@ pub fn read_secret_file(file: &Path) -> Result<Vec<u8>, String> {
 }
 
 /// Warns (in the log) if `file`, a secret or the settings, may be read by users other than its
-/// owner and group: a password or secret there is theirs too.
+/// owner and group: a password or secret there is theirs too. (Unix's permission bits;
+/// Windows' rights are lists of users, not read here.)
 pub fn warn_if_others_read(file: &Path) {
+    #[cfg(not(unix))]
+    let _ = file;
+    #[cfg(unix)]
     use std::os::unix::fs::PermissionsExt;
+    #[cfg(unix)]
     if let Ok(meta) = std::fs::metadata(file)
         && meta.permissions().mode() & 0o004 != 0
     {
