@@ -255,15 +255,16 @@ fn no_follow(options: &mut OpenOptions) -> &mut OpenOptions {
 #[cfg(windows)]
 const FILE_FLAG_OPEN_REPARSE_POINT: u32 = 0x0020_0000;
 
-fn is_link_refused(e: &std::io::Error) -> bool {
-    cfg!(unix) && e.raw_os_error() == Some(LINK_REFUSED)
-}
-
 /// The error of an open through a link with `O_NOFOLLOW`.
 #[cfg(unix)]
-const LINK_REFUSED: i32 = libc::ELOOP;
+fn is_link_refused(e: &std::io::Error) -> bool {
+    e.raw_os_error() == Some(libc::ELOOP)
+}
+
 #[cfg(not(unix))]
-const LINK_REFUSED: i32 = 0;
+fn is_link_refused(_: &std::io::Error) -> bool {
+    false
+}
 
 /// A folder only its owner may enter. On Windows, new folders and files take the rights of
 /// the folder they are made in, the data folder under the user's profile.
