@@ -9,9 +9,15 @@
 //! Wayland compositors take the icon from the entry. X11 takes it from the window itself, so the
 //! 128 px icon is built into the program and set on the window when it appears (Bevy has no
 //! setting for it; winit does).
+//!
+//! In a browser the page is the window: the game draws into the page's canvas (`#khet`), which
+//! fills the page and follows its size and the screen's pixel ratio; the page's title and icon
+//! are the HTML's.
 
 use bevy::prelude::*;
+#[cfg(not(target_arch = "wasm32"))]
 use bevy::window::PrimaryWindow;
+#[cfg(not(target_arch = "wasm32"))]
 use bevy::winit::WINIT_WINDOWS;
 
 /// The application id, in reverse-DNS form as AppStream asks.
@@ -21,9 +27,11 @@ pub const APP_ID: &str = "io.github.khet_game.Khet";
 pub const TITLE: &str = "Khet — the laser game";
 
 /// The icon (made by `assets/icon/make_icons.sh` from `khet.svg` beside it).
+#[cfg(not(target_arch = "wasm32"))]
 const ICON_PNG: &[u8] = include_bytes!("../assets/icon/128.png");
 
 /// The game's main window: title, id, size.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn window() -> Window {
     Window {
         title: TITLE.into(),
@@ -33,16 +41,34 @@ pub fn window() -> Window {
     }
 }
 
+/// The page's canvas, filling the page. The browser keeps its own keys (reload, zoom, the
+/// developer tools) when the game has no use for them.
+#[cfg(target_arch = "wasm32")]
+pub fn window() -> Window {
+    Window {
+        title: TITLE.into(),
+        canvas: Some("#khet".into()),
+        fit_canvas_to_parent: true,
+        prevent_default_event_handling: false,
+        ..default()
+    }
+}
+
 /// Sets the window's icon once the window exists.
 pub fn plugin(app: &mut App) {
+    #[cfg(not(target_arch = "wasm32"))]
     app.add_systems(Update, set_icon.run_if(not(resource_exists::<IconSet>)));
+    #[cfg(target_arch = "wasm32")]
+    let _ = app;
 }
 
 /// The icon is on the window (or cannot be: said once in the log).
+#[cfg(not(target_arch = "wasm32"))]
 #[derive(Resource)]
 struct IconSet;
 
 /// Runs on the main thread (the `NonSendMarker`), where winit's windows live.
+#[cfg(not(target_arch = "wasm32"))]
 fn set_icon(
     window: Query<Entity, With<PrimaryWindow>>,
     _main_thread: bevy::ecs::system::NonSendMarker,
@@ -63,6 +89,7 @@ fn set_icon(
 }
 
 /// The built-in icon, decoded.
+#[cfg(not(target_arch = "wasm32"))]
 fn icon() -> Result<winit::window::Icon, String> {
     use bevy::asset::RenderAssetUsages;
     use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};

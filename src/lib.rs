@@ -8,7 +8,7 @@
 //! - [`stage`]: what draws the board; [`theme`]: egui layout and shared widgets;
 //! - leaves every feature may use: [`schedule`] ([`GameSet`]), [`screen`], [`news`],
 //!   [`settings`], [`board`], [`files`], [`setups`], [`frames`] (draw only when something
-//!   changes); and [`sound`];
+//!   changes), [`offload`] (work away from the frame); and [`sound`];
 //! - `dev`: the scripted tour and the frame benchmark, only with the `dev` feature.
 //!
 //! [`core_plugin`] is the game without drawing: it runs headless (`MinimalPlugins`), which is how
@@ -27,6 +27,7 @@ pub mod frames;
 pub mod keys;
 pub mod learn;
 pub mod news;
+pub mod offload;
 pub mod online;
 pub mod replay;
 pub mod saves;
@@ -71,4 +72,18 @@ pub fn view_plugin(app: &mut App) {
     saves::ui::plugin(app);
     settings::ui::plugin(app);
     online::ui::plugin(app);
+}
+
+/// Does the job named `name`, given as text, and gives its answer as text ([`offload`]): what
+/// the browser build's worker runs for the page. Every kind of job is in this table.
+pub fn think(name: &str, job: &str) -> Result<String, String> {
+    use offload::{Job, answer};
+    match name {
+        table::ai::Decide::NAME => answer::<table::ai::Decide>(job),
+        replay::Analyse::NAME => answer::<replay::Analyse>(job),
+        editor::fairness::Play::NAME => answer::<editor::fairness::Play>(job),
+        learn::lesson::FindWin::NAME => answer::<learn::lesson::FindWin>(job),
+        learn::lesson::Defend::NAME => answer::<learn::lesson::Defend>(job),
+        _ => Err(format!("no such job: {name}")),
+    }
 }

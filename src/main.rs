@@ -12,12 +12,13 @@ mod console;
 
 use bevy::asset::AssetPlugin;
 use bevy::prelude::*;
+#[cfg(not(target_arch = "wasm32"))]
 use clap::Parser;
 use khet::built_in::AssetOrigin;
 use khet::{core_plugin, view_plugin};
 
 /// Where the game keeps its files, and what changes them: the help's last part.
-#[cfg(not(windows))]
+#[cfg(not(any(windows, target_arch = "wasm32")))]
 const FILES: &str = "\
 Files:
   settings         ~/.config/khet/settings.ron, or $KHET_CONFIG/settings.ron
@@ -44,6 +45,7 @@ Environment:
   KHET_SOUND_DEVICE   the sound endpoint's ID to play on (default: the system's default)";
 
 /// Khet, the laser game, in 3D: both editions, against a friend at the table or the computer.
+#[cfg(not(target_arch = "wasm32"))]
 #[derive(Parser, Debug)]
 #[command(name = "khet", version, after_help = FILES)]
 struct Args {
@@ -65,6 +67,26 @@ struct Args {
     bench_frames: bool,
 }
 
+/// In a browser (`scripts/build-game-web`): the page's canvas, its storage for the player's
+/// files. The same program also runs in the page's worker (`web/think-worker.js`), where there
+/// is no window and no game: there it only answers [`think`].
+#[cfg(target_arch = "wasm32")]
+fn main() -> AppExit {
+    if web_sys::window().is_none() {
+        return AppExit::Success;
+    }
+    game_app(None).run()
+}
+
+/// The worker's one request: the job named `name`, given as text, done; its answer as text
+/// (`khet::think`).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn think(name: &str, job: &str) -> Result<String, String> {
+    khet::think(name, job)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn main() -> AppExit {
     #[cfg(windows)]
     console::attach_to_parent();
@@ -162,6 +184,7 @@ fn game_app(folder: Option<&std::path::Path>) -> App {
     ));
     // Each render pass's time on the GPU (or llvmpipe) in the log every second: how the
     // figures in `docs/performance.md`, *Frame times*, were taken.
+    #[cfg(not(target_arch = "wasm32"))]
     if std::env::var_os("KHET_RENDER_DIAGNOSTICS").is_some() {
         app.add_plugins((
             bevy::render::diagnostic::RenderDiagnosticsPlugin,

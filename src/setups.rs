@@ -21,14 +21,11 @@ fn load_dir(dir: &Path) -> Vec<(PathBuf, Result<Setup, SetupErrors>)> {
     let mut paths = Vec::new();
     let mut folders = vec![(dir.to_path_buf(), true)];
     while let Some((folder, recurse)) = folders.pop() {
-        let Ok(read) = std::fs::read_dir(&folder) else {
-            continue;
-        };
-        for entry in read.flatten() {
-            let p = entry.path();
-            if p.is_dir() && recurse {
+        for entry in crate::files::list(&folder) {
+            let p = entry.path;
+            if entry.is_dir && recurse {
                 folders.push((p, false));
-            } else if p.extension().is_some_and(|e| e == "ron") {
+            } else if !entry.is_dir && p.extension().is_some_and(|e| e == "ron") {
                 paths.push(p);
             }
         }

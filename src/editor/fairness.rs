@@ -1,12 +1,15 @@
 //! "Is it fair?" in the background: the engine's batch of quick games
-//! (`khet_engine::fairness`) from the editor's board on Bevy's async compute pool, its
-//! progress while it runs, and its report. A new request stops the running batch.
+//! (`khet_engine::fairness`) from the editor's board, away from the frame ([`crate::offload`]),
+//! its progress while it runs (on the desktop; the browser's worker reports only the end), and
+//! its report. A new request stops the running batch.
 
+use crate::offload::{Job, SentPosition};
 use bevy::prelude::*;
+use bevy::tasks::Task;
 use bevy::tasks::futures::check_ready;
-use bevy::tasks::{AsyncComputeTaskPool, Task};
 use khet_engine::Position;
 use khet_engine::fairness::{Batch, FairReport, measure};
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
@@ -71,13 +74,13 @@ fn start(
     }
     let done = Arc::new(AtomicU32::new(0));
     let stop = Arc::new(AtomicBool::new(false));
-    let (d, s) = (done.clone(), stop.clone());
-    let waker = waker.clone();
-    let task = AsyncComputeTaskPool::get().spawn(async move {
-        let report = measure(board, batch, &d, &s);
-        waker.wake();
-        report
-    });
+    let job = Play {
+        board: SentPosition(board),
+        batch,
+        done: Some(done.clone()),
+        stop: Some(stop.clone()),
+    };
+    let task = crate::offload::spawn(job, waker.clone());
     *fairness = Fairness::Running {
         task,
         done,
@@ -85,6 +88,29 @@ fn start(
         games: batch.games,
         board,
     };
+}
+
+/// The batch of games, away from the frame.
+#[derive(Serialize, Deserialize)]
+pub struct Play {
+    board: SentPosition,
+    batch: Batch,
+    /// Counts finished games, and ends the batch; the browser's worker has neither.
+    #[serde(skip)]
+    done: Option<Arc<AtomicU32>>,
+    #[serde(skip)]
+    stop: Option<Arc<AtomicBool>>,
+}
+
+impl Job for Play {
+    const NAME: &'static str = "fairness";
+    type Answer = FairReport;
+
+    fn run(self) -> FairReport {
+        let done = self.done.unwrap_or_default();
+        let stop = self.stop.unwrap_or_default();
+        measure(self.board.0, self.batch, &done, &stop)
+    }
 }
 
 fn finish(mut fairness: ResMut<Fairness>, mut frames: ResMut<crate::frames::NextFrame>) {

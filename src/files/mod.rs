@@ -1,9 +1,34 @@
 //! The player's files: where they live, reading them with a size bound, and writing them
 //! atomically (a temporary file beside the target, flushed to disk, then renamed over it), so a
 //! game killed in the middle of a write leaves the previous file whole.
+//!
+//! Every feature reaches the player's files through this module. On the desktop they are files
+//! (`disk`); in the browser build they are entries of the page's local storage named by the same
+//! paths (`browser`), so saves, settings, progress and setups work there unchanged.
 
-use std::io::{Read, Write};
+#[cfg(target_arch = "wasm32")]
+mod browser;
+#[cfg(not(target_arch = "wasm32"))]
+mod disk;
+
+#[cfg(target_arch = "wasm32")]
+use browser as store;
+#[cfg(not(target_arch = "wasm32"))]
+use disk as store;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use disk::temporary;
 use std::path::{Path, PathBuf};
+pub use store::{create_dir_all, list, now_ms, remove, write_atomic};
+
+/// One entry of a folder, as [`list`] gives it.
+#[derive(Clone, Debug)]
+pub struct Listed {
+    pub path: PathBuf,
+    pub is_dir: bool,
+    /// When it was last written, in milliseconds since 1970 (0 when unknown).
+    pub modified_ms: u64,
+}
 
 /// The game's folders for `kind` ("data" or "config"): `$KHET_DATA` / `$KHET_CONFIG` when set,
 /// else the platform's (`~/.local/share/khet`, `~/.config/khet` on Linux).
@@ -16,21 +41,12 @@ pub fn folder(kind: &str) -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os(var) {
         return Some(PathBuf::from(dir));
     }
-    let dirs = directories::ProjectDirs::from("", "", "khet")?;
-    Some(if kind == "data" {
-        dirs.data_dir().to_path_buf()
-    } else {
-        dirs.config_dir().to_path_buf()
-    })
+    store::folder(kind)
 }
 
 /// Reads at most `max + 1` bytes (so that the caller can refuse a file that is too big).
 pub fn read_bounded(path: &Path, max: usize) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(max as u64 + 1)
-        .read_to_end(&mut bytes)?;
-    Ok(bytes)
+    store::read_bounded(path, max)
 }
 
 /// Reads one of the player's small files (settings, progress) with `parse`: the value, or the
@@ -61,7 +77,7 @@ pub fn read_or_default<T: Default>(
                 .file_name()
                 .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
             let kept = path.with_file_name(format!("{file_name}.damaged"));
-            let note = match std::fs::write(&kept, &bytes) {
+            let note = match write_atomic(&kept, &bytes) {
                 Ok(()) => format!("kept as {}", kept.display()),
                 Err(e) => format!("could not keep a copy: {e}"),
             };
@@ -89,36 +105,7 @@ pub fn safe_stem(name: &str, fallback: &str) -> String {
     }
 }
 
-/// The temporary file a write of `path` goes through.
-pub fn temporary(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.tmp"))
-}
-
-/// Writes `bytes` to `path` atomically, creating its folder. On any error the old file, if
-/// there was one, is untouched and the temporary file is removed.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let tmp = temporary(path);
-    let written = std::fs::File::create(&tmp).and_then(|mut f| {
-        f.write_all(bytes)?;
-        f.sync_all()
-    });
-    let result = written.and_then(|()| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
 /// The time now in UTC as `2026-11-22T14:30:05Z` (no time-zone database needed).
 pub fn now_utc() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    khet_engine::record::utc(secs)
+    khet_engine::record::utc(now_ms() / 1000)
 }

@@ -10,16 +10,18 @@
 use crate::learn::progress::Progress;
 use crate::learn::tutorial::{STEPS, why_missed};
 use crate::news::News;
+use crate::offload::{Job, SentPosition};
 use crate::screen::Screen;
 use crate::table::{
     Match, MoveApplied, NewGameRequested, NewGameSpec, OnTable, Show, Undone, has_match,
 };
 use bevy::prelude::*;
+use bevy::tasks::Task;
 use bevy::tasks::futures::check_ready;
-use bevy::tasks::{AsyncComputeTaskPool, Task};
 use khet_engine::Player;
 use khet_engine::puzzle::{Defence, Puzzle, PuzzleBook, Solver};
 use khet_engine::{Color as Side, GameResult, Level, Move, Position, Setup};
+use serde::{Deserialize, Serialize};
 
 /// The shipped puzzles (`assets/puzzles/puzzles.ron`, checked by `khet-engine puzzles verify`
 /// in the tests), built into the game so they are always there.
@@ -65,7 +67,7 @@ pub struct Lesson {
     reply: Option<Task<Option<Defence>>>,
     ready: Option<Defence>,
     /// A hint being searched (off the solution's line), for this position.
-    hint: Option<Task<Option<(Position, Move)>>>,
+    hint: Option<Task<Option<(SentPosition, Move)>>>,
 }
 
 /// Start (or restart) a lesson.
@@ -201,14 +203,11 @@ fn actions(
                 Hinted::Search { left } => {
                     // Off the solution's line: the solver finds a winning move on the async
                     // pool, never inside a frame.
-                    let position = *m.game.position();
-                    let waker = waker.clone();
-                    lesson.hint = Some(AsyncComputeTaskPool::get().spawn(async move {
-                        let mut solver = Solver::with_limit(2_000_000);
-                        let mv = solver.winning_move(&position, left);
-                        waker.wake();
-                        Some((position, mv.ok()??))
-                    }));
+                    let job = FindWin {
+                        position: SentPosition(*m.game.position()),
+                        left,
+                    };
+                    lesson.hint = Some(crate::offload::spawn(job, waker.clone()));
                 }
                 Hinted::Nothing => {}
             },
@@ -338,19 +337,54 @@ fn judge(
                         // On the stored line the verified best defence answers at once.
                         Some(d) => lesson.ready = Some(d),
                         None => {
-                            let position = *m.game.position();
-                            let waker = waker.clone();
-                            lesson.reply = Some(AsyncComputeTaskPool::get().spawn(async move {
-                                let reply = Solver::default().defence(&position, left);
-                                waker.wake();
-                                reply.ok().flatten()
-                            }));
+                            let job = Defend {
+                                position: SentPosition(*m.game.position()),
+                                left,
+                            };
+                            lesson.reply = Some(crate::offload::spawn(job, waker.clone()));
                         }
                     }
                     Verdict::Answering
                 };
             }
         }
+    }
+}
+
+/// A hint off the solution's line: the solver's winning move, away from the frame.
+#[derive(Serialize, Deserialize)]
+pub struct FindWin {
+    position: SentPosition,
+    left: u32,
+}
+
+impl Job for FindWin {
+    const NAME: &'static str = "find-win";
+    type Answer = Option<(SentPosition, Move)>;
+
+    fn run(self) -> Option<(SentPosition, Move)> {
+        let mut solver = Solver::with_limit(2_000_000);
+        let mv = solver.winning_move(&self.position.0, self.left).ok()??;
+        Some((self.position, mv))
+    }
+}
+
+/// The defender's reply off the stored line: the solver's best defence, away from the frame.
+#[derive(Serialize, Deserialize)]
+pub struct Defend {
+    position: SentPosition,
+    left: u32,
+}
+
+impl Job for Defend {
+    const NAME: &'static str = "defend";
+    type Answer = Option<Defence>;
+
+    fn run(self) -> Option<Defence> {
+        Solver::default()
+            .defence(&self.position.0, self.left)
+            .ok()
+            .flatten()
     }
 }
 
@@ -389,7 +423,7 @@ fn answer(
     }
     if let Some(found) = hinted {
         lesson.hint = None;
-        hint.0 = found;
+        hint.0 = found.map(|(position, mv)| (position.0, mv));
     }
     if !show.is_idle() || lesson.ready.is_none() {
         return;

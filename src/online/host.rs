@@ -7,8 +7,45 @@
 use super::{OnlineNotice, OnlineRequest};
 use crate::settings::Settings;
 use bevy::prelude::*;
-use khet_server::host::{Hosted, lan_address};
+#[cfg(not(target_arch = "wasm32"))]
+use khet_server::{
+    Settings as HostSettings,
+    host::{Hosted, lan_address},
+};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+#[cfg(target_arch = "wasm32")]
+use unhosted::{Hosted, Settings as HostSettings, lan_address};
+
+/// A page in a browser can listen on no port: hosting is refused there with the reason.
+#[cfg(target_arch = "wasm32")]
+mod unhosted {
+    use std::net::{IpAddr, SocketAddr};
+
+    pub enum Hosted {}
+
+    /// The server's settings, which a page has no use for.
+    #[derive(Default)]
+    pub struct Settings {
+        _none: (),
+    }
+
+    impl Hosted {
+        pub fn start(_: SocketAddr, _: &std::path::Path, _: Settings) -> Result<Hosted, String> {
+            Err(
+                "a page in a browser cannot be a server; the desktop game or khet-server can"
+                    .into(),
+            )
+        }
+
+        pub fn addr(&self) -> SocketAddr {
+            match *self {}
+        }
+    }
+
+    pub fn lan_address() -> Option<IpAddr> {
+        None
+    }
+}
 
 /// The server this game hosts.
 #[derive(Resource)]
@@ -77,7 +114,7 @@ pub(super) fn requests(
                     continue;
                 };
                 let listen = SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), *port);
-                match Hosted::start(listen, data, khet_server::Settings::default()) {
+                match Hosted::start(listen, data, HostSettings::default()) {
                     Ok(server) => {
                         let hosted = Hosting {
                             server,

@@ -18,6 +18,8 @@
 mod connection;
 mod host;
 mod link;
+#[cfg(target_arch = "wasm32")]
+mod page;
 pub mod seats;
 mod table;
 pub mod ui;
@@ -32,6 +34,8 @@ use table::{forward_actions, leave_on_new_game, reconcile, send_moves, show_cloc
 
 pub(super) fn plugin(app: &mut App) {
     trust_club_certificate();
+    #[cfg(target_arch = "wasm32")]
+    page::plugin(app);
     crate::frames::add_waking_message::<OnlineRequest>(app)
         .init_resource::<OnlineNotice>()
         .init_resource::<HostPort>()
@@ -57,6 +61,7 @@ pub(super) fn plugin(app: &mut App) {
 /// the system's roots, as `khet-engine online --trust-cert` does (a club's server with a
 /// certificate it made itself; docs/server.md).
 fn trust_club_certificate() {
+    #[cfg(not(target_arch = "wasm32"))]
     if let Some(path) = std::env::var_os("KHET_TRUST_CERT")
         && let Err(e) = khet_protocol::client::trust_certificate(std::path::Path::new(&path))
     {

@@ -73,7 +73,7 @@ impl OnlineFile {
         let config = ron::ser::PrettyConfig::new().struct_names(true);
         let text = ron::ser::to_string_pretty(self, config).map_err(|e| e.to_string())?;
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            crate::files::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
         crate::files::write_atomic(path, text.as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))

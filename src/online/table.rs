@@ -13,12 +13,13 @@ use crate::table::{
     GameEnded, Match, MoveApplied, MoveRequested, NewGameRequested, NewGameSpec, Show, TableAction,
     Undone,
 };
+use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use khet_engine::{Color as Side, Mode, Player, Setup, TimeControl};
 use khet_protocol::{
     Applied, ClientMsg, GameEvent, GameView, Mirror, MirrorError, Refusal, ServerMsg, Status,
 };
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The player's opponent's absence as the server last told it.
 #[derive(Clone, Copy, Debug)]

@@ -8,16 +8,18 @@ pub mod best_move;
 pub mod ui;
 
 use crate::news::News;
+use crate::offload::{Job, SentGame};
 use crate::screen::Screen;
 use crate::table::{
     GameEnded, Match, MoveRequested, NewGameRequested, NewGameSpec, Phase, Show, Undone, Watch,
     has_match,
 };
 use bevy::prelude::*;
+use bevy::tasks::Task;
 use bevy::tasks::futures::check_ready;
-use bevy::tasks::{AsyncComputeTaskPool, Task};
 use khet_engine::Player;
 use khet_engine::{DrawReason, Game, GameResult, Limits, Move, Searcher, WinReason};
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -71,7 +73,7 @@ pub struct Analysis {
 }
 
 /// What the analysis found.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Found {
     pub ply: usize,
     /// Raw score from Silver's side (see `khet_engine::Score::from_raw`).
@@ -297,23 +299,46 @@ fn analyse(
     if m.game.is_over() {
         return;
     }
-    let game = m.game.clone();
-    let mut searcher = Searcher::new(1 << 20);
-    let stop = searcher.stop_flag();
-    let waker = waker.clone();
-    let task = AsyncComputeTaskPool::get().spawn(async move {
+    let stop = Arc::new(AtomicBool::new(false));
+    let job = Analyse {
+        ply,
+        game: SentGame(m.game.clone()),
+        stop: Some(stop.clone()),
+    };
+    let task = crate::offload::spawn(job, waker.clone());
+    analysis.task = Some((task, stop));
+}
+
+/// The analysis of one position, away from the frame ([`crate::offload`]).
+#[derive(Serialize, Deserialize)]
+pub struct Analyse {
+    ply: usize,
+    game: SentGame,
+    /// Ends the search at once; none in the browser's worker (its search ends in its time).
+    #[serde(skip)]
+    stop: Option<Arc<AtomicBool>>,
+}
+
+impl Job for Analyse {
+    const NAME: &'static str = "analyse";
+    type Answer = Found;
+
+    fn run(self) -> Found {
+        let game = self.game.0;
+        let mut searcher = Searcher::new(1 << 20);
+        if let Some(stop) = self.stop {
+            searcher.set_stop_flag(stop);
+        }
         let r = searcher.search_game(&game, Limits::time(ANALYSIS_TIME), |_| {});
-        waker.wake();
         let silver = game.side_to_move() == khet_engine::Color::Silver;
         Found {
-            ply,
+            ply: self.ply,
             silver_score: if silver { r.score } else { -r.score },
             depth: r.depth,
             best: r.best,
             line: r.pv,
         }
-    });
-    analysis.task = Some((task, stop));
+    }
 }
 
 fn stop_analysis(mut analysis: ResMut<Analysis>, mut hint: ResMut<crate::table::ai::Hint>) {

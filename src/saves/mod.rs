@@ -14,7 +14,7 @@ use khet_engine::record::MAX_RECORD_BYTES;
 use khet_engine::{Game, GameResult, Record, RecordClock};
 use khet_engine::{Mode, Player, TimeControl};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 /// The folder of saved games.
 #[derive(Resource, Clone, Debug)]
@@ -89,7 +89,8 @@ impl Saved {
 #[derive(Clone, Debug)]
 pub struct SaveEntry {
     pub path: PathBuf,
-    pub modified: SystemTime,
+    /// When it was last written, in milliseconds since 1970.
+    pub modified_ms: u64,
     /// The game, or `file:line: reason`.
     pub game: Result<Saved, String>,
 }
@@ -121,27 +122,23 @@ pub fn read(path: &Path) -> Result<Saved, String> {
 
 /// Every `.ron` file of the folder (temporary files of interrupted writes are skipped).
 pub fn list(dir: &Path) -> Vec<SaveEntry> {
-    let Ok(folder) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut entries: Vec<SaveEntry> = folder
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            p.extension().is_some_and(|e| e == "ron")
-                && !p
+    let mut entries: Vec<SaveEntry> = crate::files::list(dir)
+        .into_iter()
+        .filter(|l| {
+            !l.is_dir
+                && l.path.extension().is_some_and(|e| e == "ron")
+                && !l
+                    .path
                     .file_name()
                     .is_some_and(|n| n.to_string_lossy().starts_with('.'))
         })
-        .map(|path| SaveEntry {
-            modified: std::fs::metadata(&path)
-                .and_then(|m| m.modified())
-                .unwrap_or(SystemTime::UNIX_EPOCH),
-            game: read(&path),
-            path,
+        .map(|l| SaveEntry {
+            modified_ms: l.modified_ms,
+            game: read(&l.path),
+            path: l.path,
         })
         .collect();
-    entries.sort_by(|a, b| b.modified.cmp(&a.modified).then(a.path.cmp(&b.path)));
+    entries.sort_by(|a, b| b.modified_ms.cmp(&a.modified_ms).then(a.path.cmp(&b.path)));
     entries
 }
 
@@ -280,7 +277,7 @@ fn save_as(
         Ok(path) => {
             // The automatic file of this game is replaced by the named one.
             if let Some(old) = before.filter(|old| *old != path) {
-                let _ = std::fs::remove_file(old);
+                let _ = crate::files::remove(&old);
             }
             news.write(News::Saved(path.display().to_string()));
             refresh.write(RefreshSaves);
@@ -299,7 +296,7 @@ fn delete(
 ) {
     for DeleteSave(path) in requests.read() {
         // Only files the list read as games are offered for deletion.
-        if let Err(e) = std::fs::remove_file(path) {
+        if let Err(e) = crate::files::remove(path) {
             news.write(News::SaveFailed(format!(
                 "{}: cannot delete: {e}",
                 path.display()

@@ -1,5 +1,5 @@
-//! The computer at the table: when a computer plays the side to move, it searches on Bevy's
-//! `AsyncComputeTaskPool` (never in a frame) and plays through the same `MoveRequested` message a
+//! The computer at the table: when a computer plays the side to move, it searches away from the
+//! frame ([`crate::offload`]: Bevy's `AsyncComputeTaskPool`, or the browser's worker) and plays through the same `MoveRequested` message a
 //! click writes. A new game or a take-back stops a running search at once through its atomic
 //! flag. It answers draw offers (accepts only when it is not ahead), claims a repetition only
 //! when it is behind, and gives a person a hint (the move Master would play) in casual games.
@@ -8,23 +8,25 @@
 //! With clocks, it plans its time from its own clock.
 
 use crate::news::News;
+use crate::offload::{Job, SentGame};
 use crate::table::clock::Clocks;
 use crate::table::{
     GameEnded, Match, MoveRequested, NewGameRequested, Show, TableAction, Undone, has_match,
 };
 use bevy::prelude::*;
+use bevy::tasks::Task;
 use bevy::tasks::futures::check_ready;
-use bevy::tasks::{AsyncComputeTaskPool, Task};
 use khet_engine::level::quick_score;
-use khet_engine::{Book, Game, Level, Move, Position, Searcher};
+use khet_engine::{Book, Level, Move, Position, Searcher};
 use khet_engine::{Mode, Player};
-use std::sync::Arc;
+use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use std::time::Duration;
 
 /// What a search is for, and what it found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Purpose {
     /// The computer's own move.
     Play,
@@ -35,8 +37,8 @@ pub enum Purpose {
 }
 
 /// What a search decided.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Decision {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Decision {
     Play(Move),
     ClaimDraw,
     Hint(Move),
@@ -126,46 +128,64 @@ fn purpose(m: &Match, want_hint: bool) -> Option<(Level, Purpose)> {
     }
 }
 
-/// The search itself, on a worker thread.
-fn decide(
+/// The search itself, away from the frame ([`crate::offload`]): the game as its record (so that
+/// the browser's worker can be sent it as text), and how to search it.
+#[derive(Serialize, Deserialize)]
+pub struct Decide {
     purpose: Purpose,
     level: Level,
-    mut searcher: Searcher,
-    game: &Game,
+    game: SentGame,
     budget: Duration,
     seed: u64,
-) -> Decision {
-    let mut rng = khet_engine::Rng::new(seed);
-    match purpose {
-        Purpose::DrawAnswer => {
-            // The offer came from the side to move: the computer is not ahead when that side
-            // is not behind.
-            Decision::Draw(quick_score(game.position()) >= 0)
+    threads: usize,
+    book: bool,
+    /// Set to end the search at once (a new game, a take-back). A worker in the browser has
+    /// none: its search ends within its budget, and its answer is dropped.
+    #[serde(skip)]
+    stop: Option<Arc<AtomicBool>>,
+}
+
+impl Job for Decide {
+    const NAME: &'static str = "decide";
+    type Answer = Decision;
+
+    fn run(self) -> Decision {
+        let game = self.game.0;
+        let mut searcher = searcher(self.threads, self.book);
+        if let Some(stop) = self.stop {
+            searcher.set_stop_flag(stop);
         }
-        Purpose::Play if game.can_claim_draw() && quick_score(game.position()) < -50 => {
-            Decision::ClaimDraw
+        let mut rng = khet_engine::Rng::new(self.seed);
+        let (level, budget) = (self.level, self.budget);
+        match self.purpose {
+            Purpose::DrawAnswer => {
+                // The offer came from the side to move: the computer is not ahead when that
+                // side is not behind.
+                Decision::Draw(quick_score(game.position()) >= 0)
+            }
+            Purpose::Play if game.can_claim_draw() && quick_score(game.position()) < -50 => {
+                Decision::ClaimDraw
+            }
+            Purpose::Play => level
+                .choose(&mut searcher, &game, budget, &mut rng)
+                .map_or(Decision::Nothing, Decision::Play),
+            Purpose::Hint => level
+                .choose(&mut searcher, &game, budget, &mut rng)
+                .map_or(Decision::Nothing, Decision::Hint),
         }
-        Purpose::Play => level
-            .choose(&mut searcher, game, budget, &mut rng)
-            .map_or(Decision::Nothing, Decision::Play),
-        Purpose::Hint => level
-            .choose(&mut searcher, game, budget, &mut rng)
-            .map_or(Decision::Nothing, Decision::Hint),
     }
 }
 
-/// The computer's searcher under `settings`. Master and Strong search on the threads the
-/// settings allow (the lower levels' fixed-depth scoring is one thread's); Master's timed search
-/// plays the opening book's move where it has one, if the settings say so. The book is read (a
-/// few milliseconds) the first time it is wanted and kept in `book`.
-fn searcher(settings: &crate::settings::Settings, book: &mut Option<Arc<Book>>) -> Searcher {
+/// The computer's searcher. Master and Strong search on `threads` (the lower levels'
+/// fixed-depth scoring is one thread's); Master's timed search plays the opening book's move
+/// where it has one, if `book`. The book is read (a few milliseconds) the first time it is
+/// wanted, and kept.
+fn searcher(threads: usize, book: bool) -> Searcher {
+    static BOOK: OnceLock<Arc<Book>> = OnceLock::new();
     let mut searcher = Searcher::new(1 << 18);
-    searcher.options.threads = settings.search_threads();
-    if settings.computer_book {
-        searcher.book = Some(
-            book.get_or_insert_with(|| Arc::new(Book::builtin()))
-                .clone(),
-        );
+    searcher.options.threads = threads;
+    if book {
+        searcher.book = Some(BOOK.get_or_init(|| Arc::new(Book::builtin())).clone());
     }
     searcher
 }
@@ -180,7 +200,6 @@ fn start_thinking(
     time: Res<Time>,
     waker: Res<crate::frames::Waker>,
     settings: Res<crate::settings::Settings>,
-    mut book: Local<Option<Arc<Book>>>,
     mut commands: Commands,
 ) {
     let want_hint = hints.read().last().is_some();
@@ -200,18 +219,20 @@ fn start_thinking(
         }
         (_, None) => budget(level),
     };
-    let searcher = searcher(&settings, &mut book);
-    let threads = searcher.options.threads;
-    // Taken before the searcher moves into the task: setting it ends the search at once.
-    let stop = searcher.stop_flag();
-    let seed = game.turns().len() as u64 * 0x9E37_79B9 + 17;
-    let waker = waker.clone();
-    let task = AsyncComputeTaskPool::get().spawn(async move {
-        let decision = decide(purpose, level, searcher, &game, budget, seed);
-        // The move is shown the moment it is found, though the window's loop sleeps.
-        waker.wake();
-        decision
-    });
+    let threads = settings.search_threads();
+    let stop = Arc::new(AtomicBool::new(false));
+    let job = Decide {
+        purpose,
+        level,
+        game: SentGame(game),
+        budget,
+        seed: m.game.turns().len() as u64 * 0x9E37_79B9 + 17,
+        threads,
+        book: settings.computer_book,
+        stop: Some(stop.clone()),
+    };
+    // The move is shown the moment it is found, though the window's loop sleeps.
+    let task = crate::offload::spawn(job, waker.clone());
     if purpose == Purpose::Hint {
         news.write(News::HintSearching);
     }
@@ -262,29 +283,61 @@ fn finish_thinking(
 
 #[cfg(test)]
 mod tests {
-    use super::searcher;
+    use super::{Decide, Decision, Purpose, searcher};
+    use crate::offload::{Job, SentGame};
     use crate::settings::Settings;
+    use khet_engine::{Game, Level};
     use khet_engine::{Limits, Setup};
     use std::time::Duration;
 
     #[test]
     fn master_opens_from_the_book_only_if_the_settings_say_so() {
         let classic = Setup::builtin("khet2/classic").expect("built in").position;
-        let mut book = None;
         let timed = Limits {
             time: Some(Duration::from_millis(50)),
             ..Limits::default()
         };
-        let mut settings = Settings::default();
+        let settings = Settings::default();
         assert!(settings.computer_book, "on by default");
-        let booked = searcher(&settings, &mut book).search(&classic, timed, |_| {});
+        let booked = searcher(1, settings.computer_book).search(&classic, timed, |_| {});
         let entry = khet_engine::Book::builtin()
             .probe(&classic)
             .expect("the book has Classic");
         assert_eq!((booked.best, booked.nodes), (Some(entry.mv), 0));
-        settings.computer_book = false;
-        let searched = searcher(&settings, &mut book).search(&classic, timed, |_| {});
+        let searched = searcher(1, false).search(&classic, timed, |_| {});
         assert!(searched.best.is_some());
         assert!(searched.nodes > 0, "it searched: {searched:?}");
+    }
+
+    /// What the browser's worker does: the job as text, through the crate's table, answered as
+    /// text; the same move as the job run here, and a game that is not one refused.
+    #[test]
+    fn a_job_sent_as_text_is_answered_as_it_is_run_here() {
+        let mut game = Game::new(Setup::builtin("khet2/classic").expect("built in").position);
+        let first = game.legal_moves()[0];
+        game.play(first).expect("a legal move");
+        let job = || Decide {
+            purpose: Purpose::Play,
+            level: Level::Beginner,
+            game: SentGame(game.clone()),
+            budget: Duration::from_millis(200),
+            seed: 7,
+            threads: 1,
+            book: false,
+            stop: None,
+        };
+        let here = job().run();
+        assert!(matches!(here, Decision::Play(_)), "{here:?}");
+        let text = ron::to_string(&job()).expect("a job is text");
+        let answer = crate::think(Decide::NAME, &text).expect("the table knows it");
+        let there: Decision = ron::from_str(&answer).expect("an answer is text");
+        assert_eq!(there, here);
+        let broken = text.replacen("Record(", "Recor(", 1);
+        let refused = crate::think(Decide::NAME, &broken);
+        assert!(
+            refused.as_ref().is_err_and(|e| e.contains("decide")),
+            "{refused:?}"
+        );
+        assert!(crate::think("no-such-job", &text).is_err());
     }
 }

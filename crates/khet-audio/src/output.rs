@@ -6,26 +6,13 @@
 use crate::alsa::Pcm;
 #[cfg(windows)]
 use crate::wasapi::Pcm;
-use crate::{Mixer, RATE};
-use std::fmt;
+use crate::{Mixer, OpenError, RATE};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 /// Frames rendered per write: 10 ms, small enough that a ping starts with the flare it belongs to.
 const PERIOD: usize = RATE as usize / 100;
-
-/// Why there is no sound. The game plays on silently and says this once.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OpenError(pub String);
-
-impl fmt::Display for OpenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for OpenError {}
 
 /// Plays a shared mixer on the sound device until dropped.
 pub struct Output {

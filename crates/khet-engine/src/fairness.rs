@@ -21,7 +21,7 @@ use crate::search::Searcher;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 /// How many games, and how long a game may last before it counts as a draw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Batch {
     /// Games to play.
     pub games: u32,
@@ -46,7 +46,7 @@ pub const NOISE: i32 = 40;
 pub const EARLY_PLIES: usize = 12;
 
 /// What a batch found.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FairReport {
     /// Games played (fewer than asked when stopped).
     pub games: u32,

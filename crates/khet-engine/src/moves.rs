@@ -16,7 +16,7 @@ use std::fmt;
 /// One move: a step, a swap, a quarter turn, or (Khet 1.0) the top Obelisk of a stack stepping
 /// alone. Its `Display` is the move text; [`Position::parse_move`](crate::Position::parse_move)
 /// reads it back against a board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Move {
     /// One piece (or a whole obelisk stack) steps to a neighbouring square: an empty one, or, for
     /// a single obelisk, one holding its own single partner, onto which it stacks.

@@ -310,7 +310,7 @@ impl FromStr for Diagonal {
 }
 
 /// A quarter turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Rotation {
     /// Written `+`.
     Clockwise,

@@ -80,7 +80,7 @@ impl Default for Solver {
 
 /// The defender's best reply: the one that escapes, or else the one after which the solver
 /// needs the most moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Defence {
     /// The reply.
     pub reply: Move,

@@ -634,6 +634,12 @@ impl Searcher {
         self.stop.clone()
     }
 
+    /// Makes `stop` the flag that stops its searches: a caller that holds the flag before the
+    /// searcher exists (the searcher is made where it runs).
+    pub fn set_stop_flag(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = stop;
+    }
+
     /// Forget everything learned (a new game).
     pub fn clear(&mut self) {
         self.tt.clear();

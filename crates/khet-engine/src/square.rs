@@ -92,9 +92,27 @@ impl Rank {
     }
 }
 
-/// One of the 80 squares. Index = rank × 10 + file, so `a1` = 0 and `j8` = 79.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// One of the 80 squares. Index = rank × 10 + file, so `a1` = 0 and `j8` = 79. Serialized as
+/// its index; an index off the board does not deserialize.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(into = "u8", try_from = "u8")]
 pub struct Square(u8);
+
+impl From<Square> for u8 {
+    fn from(square: Square) -> u8 {
+        square.0
+    }
+}
+
+impl TryFrom<u8> for Square {
+    type Error = String;
+
+    fn try_from(index: u8) -> Result<Square, String> {
+        Square::new(index).ok_or_else(|| format!("no square has the index {index}"))
+    }
+}
 
 impl Square {
     /// Every square, `a1`, `b1`, … `j8`.

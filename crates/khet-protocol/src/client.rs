@@ -3,6 +3,7 @@
 //! reconnecting and resynchronising are the caller's (it knows what it has), with
 //! [`Backoff`] for the waits.
 
+pub use crate::reach::Backoff;
 use crate::{ClientMsg, PlayerInfo, Refusal, ServerMsg, VERSION};
 use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject;
@@ -57,42 +58,10 @@ impl From<tungstenite::Error> for ClientError {
     }
 }
 
-/// The WebSocket address of a server's base address: `ws://host:port` gives
-/// `ws://host:port/ws`, `wss://host:port` gives `wss://host:port/ws` (TLS, checked against the
-/// system's roots and [`trust_certificate`]'s); `host:port` alone is taken as `ws://host:port`.
-/// With its `host:port` (the port 80 or 443 when none is given).
+/// The WebSocket address of a server's base address, and its `host:port`
+/// ([`reach::socket_url`](crate::reach::socket_url)).
 pub fn socket_url(base: &str) -> Result<(String, String), ClientError> {
-    let base = base.trim();
-    // The address of the server's page (a link a friend sent) names the same server.
-    let (scheme, rest, port) = if let Some(rest) = base.strip_prefix("ws://") {
-        ("ws", rest, 80)
-    } else if let Some(rest) = base.strip_prefix("wss://") {
-        ("wss", rest, 443)
-    } else if let Some(rest) = base.strip_prefix("http://") {
-        ("ws", rest.split('/').next().unwrap_or_default(), 80)
-    } else if let Some(rest) = base.strip_prefix("https://") {
-        ("wss", rest.split('/').next().unwrap_or_default(), 443)
-    } else if base.contains("://") {
-        return Err(ClientError::Address(format!(
-            "{base}: a server's address starts with ws://, wss://, http:// or https://"
-        )));
-    } else {
-        ("ws", base, 80)
-    };
-    let rest = rest.trim_end_matches('/');
-    let host = rest.split('/').next().unwrap_or_default();
-    if host.is_empty() {
-        return Err(ClientError::Address(format!("{base}: no host")));
-    }
-    let host_port = if host
-        .rsplit_once(':')
-        .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
-    {
-        host.to_string()
-    } else {
-        format!("{host}:{port}")
-    };
-    Ok((format!("{scheme}://{rest}/ws"), host_port))
+    crate::reach::socket_url(base).map_err(ClientError::Address)
 }
 
 /// The one more certificate [`trust_certificate`] was given, with the system's roots: the TLS
@@ -293,30 +262,6 @@ impl Connection {
     pub fn close(mut self) {
         let _ = self.socket.close(None);
         let _ = self.socket.flush();
-    }
-}
-
-/// Waits between reconnection attempts: 0.25 s doubling to 4 s, so that a server back within
-/// seconds is found within seconds, and a server that is down is not hammered.
-#[derive(Clone, Debug)]
-pub struct Backoff {
-    next: Duration,
-}
-
-impl Default for Backoff {
-    fn default() -> Backoff {
-        Backoff {
-            next: Duration::from_millis(250),
-        }
-    }
-}
-
-impl Backoff {
-    /// The wait before the next attempt.
-    pub fn next_wait(&mut self) -> Duration {
-        let wait = self.next;
-        self.next = (self.next * 2).min(Duration::from_secs(4));
-        wait
     }
 }
 

@@ -18,6 +18,7 @@
 #[cfg(feature = "client")]
 pub mod client;
 mod mirror;
+pub mod reach;
 pub mod view;
 
 pub use mirror::{Applied, Mirror, MirrorError};

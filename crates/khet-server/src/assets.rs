@@ -58,14 +58,18 @@ pub fn has_engine() -> bool {
     ENGINE.is_some()
 }
 
-/// `GET /web/{file}`.
-pub async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
-    let gzip = headers
+/// Whether the browser takes gzipped answers.
+pub(crate) fn accepts_gzip(headers: &HeaderMap) -> bool {
+    headers
         .get(header::ACCEPT_ENCODING)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("gzip")));
-    match file(&name, gzip) {
-        Some((body, kind, true)) => (
+        .is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("gzip")))
+}
+
+/// A file's answer: its type, and said to be gzipped when it is.
+pub(crate) fn respond(kind: &'static str, body: &'static [u8], gzipped: bool) -> Response {
+    if gzipped {
+        (
             [
                 (header::CONTENT_TYPE, kind),
                 (header::CONTENT_ENCODING, "gzip"),
@@ -73,15 +77,23 @@ pub async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
             ],
             body,
         )
-            .into_response(),
-        Some((body, kind, false)) => (
+            .into_response()
+    } else {
+        (
             [
                 (header::CONTENT_TYPE, kind),
                 (header::VARY, "Accept-Encoding"),
             ],
             body,
         )
-            .into_response(),
+            .into_response()
+    }
+}
+
+/// `GET /web/{file}`.
+pub async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
+    match file(&name, accepts_gzip(&headers)) {
+        Some((body, kind, gzipped)) => respond(kind, body, gzipped),
         None if name.starts_with("khet_web") => (
             StatusCode::NOT_FOUND,
             "this server was built without the play page's engine (scripts/build-web)\n",

@@ -8,6 +8,7 @@ mod assets;
 pub mod backup;
 pub mod cluster;
 pub mod edge;
+mod game3d;
 pub mod host;
 mod http;
 pub mod hub;
@@ -109,6 +110,9 @@ fn routes(hub: Hub, settings: &Settings) -> (Router, Arc<edge::Edge>) {
         .route("/watch/{code}", get(watch::page))
         .route("/watch/{code}/ws", get(watch::socket).layer(same_origin()))
         .route("/web/{file}", get(assets::asset))
+        .route("/3d", get(game3d::root))
+        .route("/3d/", get(game3d::index))
+        .route("/3d/{name}", get(game3d::file))
         .route("/play", get(play::home))
         .route("/play/{code}", get(play::game))
         .route("/setups", get(play::setups))

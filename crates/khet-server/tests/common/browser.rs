@@ -13,6 +13,16 @@ use std::time::{Duration, Instant};
 /// The key under which `WebDriver` names an element.
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
+/// What the browser may draw with.
+enum Graphics {
+    /// No GPU process (the pages need none).
+    Default,
+    /// WebGL2 through `SwiftShader`.
+    WebGl,
+    /// No WebGL.
+    No3d,
+}
+
 /// A `chromedriver` process and one browser session, both ended on drop.
 pub struct Browser {
     driver: Child,
@@ -62,16 +72,27 @@ fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Value {
 impl Browser {
     /// Starts `chromedriver` and a headless Chromium with a new profile, `width` × `height`.
     pub fn start(width: u32, height: u32) -> Browser {
-        Browser::launch(width, height, false)
+        Browser::launch(width, height, false, Graphics::Default)
     }
 
     /// A phone's browser: a `width` × `height` screen that is touched, not clicked (Chromium's
     /// mobile emulation: a desktop window cannot be narrower than about 500 pixels).
     pub fn phone(width: u32, height: u32) -> Browser {
-        Browser::launch(width, height, true)
+        Browser::launch(width, height, true, Graphics::Default)
     }
 
-    fn launch(width: u32, height: u32, phone: bool) -> Browser {
+    /// A browser that draws WebGL2, on the CPU (ANGLE on `SwiftShader`: the machine has no GPU,
+    /// and Chromium no longer falls back to it by itself).
+    pub fn webgl(width: u32, height: u32) -> Browser {
+        Browser::launch(width, height, false, Graphics::WebGl)
+    }
+
+    /// A browser with no WebGL at all, as some locked-down or old browsers are.
+    pub fn without_webgl(width: u32, height: u32) -> Browser {
+        Browser::launch(width, height, false, Graphics::No3d)
+    }
+
+    fn launch(width: u32, height: u32, phone: bool, graphics: Graphics) -> Browser {
         let port = free_port();
         let driver = Command::new("chromedriver")
             .arg(format!("--port={port}"))
@@ -92,10 +113,9 @@ impl Browser {
         let profile = TempDir::new("chromium");
         // As root, Chromium needs --no-sandbox; the networking flags keep it from reaching for
         // Google's servers, which a closed machine refuses.
-        let args = [
+        let mut args = vec![
             "--headless=new".to_string(),
             "--no-sandbox".into(),
-            "--disable-gpu".into(),
             "--disable-dev-shm-usage".into(),
             "--no-first-run".into(),
             "--disable-background-networking".into(),
@@ -105,6 +125,14 @@ impl Browser {
             format!("--window-size={width},{height}"),
             format!("--user-data-dir={}", profile.0.display()),
         ];
+        match graphics {
+            Graphics::Default => args.push("--disable-gpu".into()),
+            Graphics::WebGl => args.extend([
+                "--use-angle=swiftshader".into(),
+                "--enable-unsafe-swiftshader".into(),
+            ]),
+            Graphics::No3d => args.extend(["--disable-gpu".into(), "--disable-3d-apis".into()]),
+        }
         let mut options = json!({"binary": "/usr/bin/chromium", "args": args});
         if phone {
             options["mobileEmulation"] = json!({"deviceMetrics": {

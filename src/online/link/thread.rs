@@ -3,25 +3,13 @@
 //! game's loop when one arrives, and after a lost connection reconnects with backoff until it is
 //! told to stop; what to ask for again after a reconnection is the game's (it knows its game).
 
+use super::FromLink;
 use crate::frames::Waker;
 use khet_protocol::client::{Backoff, ClientError, Connection};
-use khet_protocol::{ClientMsg, PlayerInfo, ServerMsg};
+use khet_protocol::{ClientMsg, ServerMsg};
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 use std::time::Duration;
-
-/// What the thread tells the game.
-#[derive(Debug)]
-pub enum FromLink {
-    /// Connected (again), as this player.
-    Connected(PlayerInfo),
-    /// The connection was lost; the thread is trying again.
-    Lost(String),
-    /// The server cannot be reached or refused us; the thread has stopped.
-    Failed(String),
-    /// A message from the server (boxed: a whole game is large beside the rest).
-    Msg(Box<ServerMsg>),
-}
 
 /// The game's end of the connection.
 pub struct Link {
@@ -60,17 +48,7 @@ impl Link {
 
     /// What has arrived since the last call.
     pub fn drain(&self) -> Vec<FromLink> {
-        let Ok(rx) = self.from.lock() else {
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        loop {
-            match rx.try_recv() {
-                Ok(m) => out.push(m),
-                Err(TryRecvError::Empty) => return out,
-                Err(TryRecvError::Disconnected) => return out,
-            }
-        }
+        super::drain(&self.from)
     }
 }
 
