@@ -119,7 +119,8 @@ struct Run {
     shots: PathBuf,
 }
 
-/// Starts the game in `dir`, waits for its window (at most 120 s), asks `xprop` about it, then
+/// Starts the game in `dir`, waits for its window (at most 120 s), asks `xprop` about it (until
+/// its icon is there, at most 120 s more), then
 /// waits for the tour to end or, without one, for the game to say where its models and sounds
 /// come from (at most 120 s more), and stops it.
 fn run_installed(dir: &Path, tour: bool, assets: Option<&Path>) -> Run {
@@ -135,7 +136,14 @@ fn run_installed(dir: &Path, tour: bool, assets: Option<&Path>) -> Run {
             [ -n "$w" ] && break
             sleep 0.5
         done
-        if [ -n "$w" ]; then xprop -id "$w" WM_CLASS _NET_WM_NAME _NET_WM_ICON | cut -c 1-200 | head -n 4 > window.txt; fi
+        # The icon is set in the game's first frame after the window appears: asked again
+        # until it is there (at most 120 s), so that a quick look does not miss it.
+        for _ in $(seq 240); do
+            [ -n "$w" ] || break
+            xprop -id "$w" WM_CLASS _NET_WM_NAME _NET_WM_ICON | cut -c 1-200 | head -n 4 > window.txt
+            grep -q "Icon (" window.txt && break
+            sleep 0.5
+        done
         if [ "$KHET_RUN_TOUR" = 1 ]; then wait $pid; exit; fi
         # Without the tour: until the game has said where its models and sounds come from.
         for _ in $(seq 240); do
