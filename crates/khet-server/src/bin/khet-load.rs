@@ -12,9 +12,12 @@
 //! one-node SQLite server first and then the cluster, and prints both side by side.
 //!
 //! With `--flood N`, it measures twice, on a fresh server each time: the games alone, then the
-//! games while one address (127.0.0.2) sends N plain HTTP requests as fast as it can, the round
-//! trip then taken over the flood's time; it reports how many the server refused (429). The
-//! bots come from addresses of their own (127.0.1.1, 127.0.1.2, …), as players do.
+//! games while one address (127.0.0.2) sends N plain HTTP requests, as fast as it can or spread
+//! evenly over `--flood-seconds`, the round trip then taken over the flood's time; it reports how
+//! many the server refused (429). The flood runs on a thread of its own at the lowest priority,
+//! so that on a machine shared with the bots it takes their time last: what the bots measure is
+//! then the server's doing more than their own machine's. The bots come from addresses of their
+//! own (127.0.1.1, 127.0.1.2, …), as players do.
 //!
 //! A benchmark, not a test: run it on a quiet machine
 //! (`cargo run --release -p khet-server --bin khet-load -- --games 1000`).
@@ -76,6 +79,10 @@ struct Args {
     /// The flood's requests, in turn (default: the lists, the pages and /metrics)
     #[arg(long, value_name = "PATH", requires = "flood")]
     flood_path: Vec<String>,
+    /// Spread the flood's requests evenly over this many seconds (0: as fast as answered), so
+    /// that the flooded window is as long as the window alone (`--seconds`)
+    #[arg(long, value_name = "S", default_value_t = 0, requires = "flood")]
+    flood_seconds: u64,
 }
 
 /// What one run measured.
@@ -623,10 +630,47 @@ fn print_table(reports: &[Report]) {
     }
 }
 
+/// [`flood`] on a thread of its own, at the lowest priority ([`lowest_priority`]),
+/// with a runtime of its own: its answer comes back through the returned receiver.
+fn flood_apart(
+    addr: String,
+    n: u64,
+    paths: Vec<String>,
+    over: Duration,
+) -> tokio::sync::oneshot::Receiver<(u64, u64, u64)> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    std::thread::spawn(move || {
+        lowest_priority();
+        let counts = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map(|runtime| runtime.block_on(flood(&addr, n, &paths, over)))
+            .unwrap_or((0, 0, n));
+        let _ = tx.send(counts);
+    });
+    rx
+}
+
+/// Lowers the calling thread to the lowest priority (nice 19), where Linux can say which thread
+/// it is (`/proc/thread-self`) and `renice` is there; else leaves it as it is.
+fn lowest_priority() {
+    let Ok(link) = std::fs::read_link("/proc/thread-self") else {
+        return;
+    };
+    if let Some(tid) = link.file_name().and_then(|t| t.to_str()) {
+        let _ = Command::new("renice")
+            .args(["-n", "19", "-p", tid])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
 /// Sends `n` plain HTTP requests from 127.0.0.2 to `addr` over four connections at a time, as
-/// fast as they are answered: answered 200, refused 429, anything else (a failed connection
-/// included).
-async fn flood(addr: &str, n: u64, paths: &[String]) -> (u64, u64, u64) {
+/// fast as they are answered or, with `over` longer than zero, the `i`-th no sooner than
+/// `i / n` of `over` after the first: answered 200, refused 429, anything else (a failed
+/// connection included).
+async fn flood(addr: &str, n: u64, paths: &[String], over: Duration) -> (u64, u64, u64) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let Ok(to) = addr.parse::<std::net::SocketAddr>() else {
         return (0, 0, n);
@@ -639,6 +683,7 @@ async fn flood(addr: &str, n: u64, paths: &[String]) -> (u64, u64, u64) {
         paths.to_vec()
     });
     let next = Arc::new(AtomicU64::new(0));
+    let start = tokio::time::Instant::now();
     let mut workers = Vec::new();
     for _ in 0..4 {
         let (next, paths) = (next.clone(), paths.clone());
@@ -648,6 +693,9 @@ async fn flood(addr: &str, n: u64, paths: &[String]) -> (u64, u64, u64) {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= n {
                     break;
+                }
+                if !over.is_zero() {
+                    tokio::time::sleep_until(start + over.mul_f64(i as f64 / n as f64)).await;
                 }
                 let answer = async {
                     let socket = tokio::net::TcpSocket::new_v4().ok()?;
@@ -740,7 +788,9 @@ fn measure(args: &Args, servers: &Servers, flood_requests: u64) -> Result<Report
         if flood_requests > 0 {
             // The window is the flood's time.
             let addr = urls[0].trim_start_matches("ws://").to_string();
-            let (ok, refused, other) = flood(&addr, flood_requests, &args.flood_path).await;
+            let over = Duration::from_secs(args.flood_seconds);
+            let answer = flood_apart(addr, flood_requests, args.flood_path.clone(), over);
+            let (ok, refused, other) = answer.await.unwrap_or((0, 0, flood_requests));
             let seconds = window.elapsed().as_secs_f64();
             println!(
                 "flood from 127.0.0.2: {flood_requests} requests in {seconds:.1} s: {ok} served, \
