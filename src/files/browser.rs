@@ -115,6 +115,16 @@ pub fn remove(path: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Whether there is a file at `path`.
+pub fn exists(path: &Path) -> bool {
+    storage().is_ok_and(|s| {
+        s.get_item(&format!("{FILE}{}", key(path)))
+            .ok()
+            .flatten()
+            .is_some()
+    })
+}
+
 /// Folders need no making in the storage: a file's path is its key.
 pub fn create_dir_all(_dir: &Path) -> std::io::Result<()> {
     Ok(())

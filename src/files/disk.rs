@@ -75,6 +75,11 @@ pub fn remove(path: &Path) -> std::io::Result<()> {
     std::fs::remove_file(path)
 }
 
+/// Whether there is a file (or folder) at `path`.
+pub fn exists(path: &Path) -> bool {
+    path.exists()
+}
+
 pub fn create_dir_all(dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)
 }

@@ -19,7 +19,7 @@ use disk as store;
 #[cfg(not(target_arch = "wasm32"))]
 pub use disk::temporary;
 use std::path::{Path, PathBuf};
-pub use store::{create_dir_all, list, now_ms, remove, write_atomic};
+pub use store::{create_dir_all, exists, list, now_ms, remove, write_atomic};
 
 /// One entry of a folder, as [`list`] gives it.
 #[derive(Clone, Debug)]

@@ -113,10 +113,15 @@ pub fn read(path: &Path) -> Result<Saved, String> {
     let name = path.display().to_string();
     let bytes = crate::files::read_bounded(path, MAX_RECORD_BYTES)
         .map_err(|e| format!("{name}: cannot read: {e}"))?;
-    let text = khet_engine::text::decode(&bytes, MAX_RECORD_BYTES, "a game record")
+    parse(&bytes, &name)
+}
+
+/// Reads and replays a saved game's bytes; errors name `name` (`file:line: reason`).
+pub fn parse(bytes: &[u8], name: &str) -> Result<Saved, String> {
+    let text = khet_engine::text::decode(bytes, MAX_RECORD_BYTES, "a game record")
         .map_err(|reason| format!("{name}: {reason}"))?;
-    let record = Record::from_ron(text, &name).map_err(|e| e.to_string())?;
-    let game = record.replay(text, &name).map_err(|e| e.to_string())?;
+    let record = Record::from_ron(text, name).map_err(|e| e.to_string())?;
+    let game = record.replay(text, name).map_err(|e| e.to_string())?;
     Ok(Saved { record, game })
 }
 
@@ -166,10 +171,10 @@ pub fn file_name(name: &str) -> String {
 }
 
 /// A path in `dir` for `stem` that no other file has.
-fn free_path(dir: &Path, stem: &str) -> PathBuf {
+pub(crate) fn free_path(dir: &Path, stem: &str) -> PathBuf {
     let mut path = dir.join(format!("{stem}.ron"));
     let mut n = 2;
-    while path.exists() {
+    while crate::files::exists(&path) {
         path = dir.join(format!("{stem} ({n}).ron"));
         n += 1;
     }

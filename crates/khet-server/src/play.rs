@@ -47,6 +47,8 @@ pub struct Offer {
     setups: Vec<SetupEntry>,
     /// Whether this server carries the page's engine, for games against the computer.
     computer: bool,
+    /// Whether this server carries the 3D game (`/3d`), which the page then offers.
+    game_3d: bool,
 }
 
 /// `GET /setups`: the setups, and whether the computer plays here.
@@ -65,5 +67,6 @@ pub async fn setups() -> Json<Offer> {
     Json(Offer {
         setups,
         computer: crate::assets::has_engine(),
+        game_3d: crate::game3d::has_game_3d(),
     })
 }

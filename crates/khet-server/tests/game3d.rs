@@ -9,7 +9,7 @@
 mod common;
 
 use common::browser::{Browser, Picture};
-use common::{Backend, Db, PATIENCE, Server, shots_dir};
+use common::{Backend, Db, PATIENCE, Server, arrive, create_as_silver, join_as_red, shots_dir};
 use std::time::{Duration, Instant};
 
 /// The page's size: the window test's aspect, small enough for `SwiftShader`.
@@ -90,5 +90,61 @@ fn without_webgl2_the_page_says_so_and_offers_the_2d_page() {
         link.as_str(),
         Some("/play/abcdefgh"),
         "the same game on the 2D page"
+    );
+}
+
+#[test]
+fn the_play_page_opens_its_game_in_3d_from_the_same_seat() {
+    let db = Db::new(Backend::Sqlite, "game3d-seat");
+    let server = Server::start(&db, 0, &[]);
+    let browser = Browser::webgl(SIZE.0, SIZE.1);
+    arrive(&browser, &server, "Page player");
+    browser.until(
+        "the 3D game offered in the header",
+        "!document.getElementById('nav-3d').hidden",
+    );
+    let code = create_as_silver(&browser);
+    let mut red = join_as_red(&browser, &server, &code);
+    browser.until(
+        "this game offered in 3D",
+        "!document.getElementById('in-3d').hidden",
+    );
+    let href = browser.eval("document.getElementById('in-3d-link').getAttribute('href')");
+    assert_eq!(href.as_str(), Some(format!("/3d/{code}").as_str()));
+    red.until("Silver at the 2D page", |c| {
+        c.presence.is_some_and(|(on, _)| on[0])
+    });
+    // The 2D page closed (its browser ended, its socket with it), then the link followed in a
+    // browser holding the same storage: the 3D page takes Silver's seat with the secret the 2D
+    // page kept (a spectator would not count as Silver).
+    let kept = browser.eval(
+        "JSON.stringify(['khet.identity', 'khet.name', 'khet.seats']\
+         .map(k => [k, localStorage.getItem(k)]))",
+    );
+    let kept = kept.as_str().unwrap_or_default().to_string();
+    drop(browser);
+    red.until("Silver gone with the 2D page", |c| {
+        c.presence.is_some_and(|(on, _)| !on[0])
+    });
+    let browser = Browser::webgl(SIZE.0, SIZE.1);
+    browser.open(&format!("http://{}/healthz", server.addr));
+    browser.eval(&format!(
+        "JSON.parse({kept:?}).forEach(([k, v]) => localStorage.setItem(k, v)), true"
+    ));
+    browser.open(&format!("http://{}/3d/{code}", server.addr));
+    red.until("Silver back, from the 3D page", |c| {
+        c.presence.is_some_and(|(on, _)| on[0])
+    });
+    board_drawn(&browser);
+    let dir = shots_dir("KHET_3D_SHOTS", "game3d");
+    std::fs::write(dir.join("3d-online-seat.png"), browser.screenshot())
+        .expect("the screenshot saved");
+    // One player in this browser: the 3D game keeps the 2D page's identity as its own.
+    let identity = browser.eval("JSON.parse(localStorage.getItem('khet.identity'))");
+    let identity = identity.as_str().unwrap_or_default().to_string();
+    let online = browser.eval("localStorage.getItem('khet:/khet/data/online.ron')");
+    assert!(
+        identity.len() == 32 && online.as_str().is_some_and(|f| f.contains(&identity)),
+        "the 3D game's online.ron ({online}) holds the 2D page's identity {identity}"
     );
 }

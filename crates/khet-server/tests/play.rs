@@ -8,7 +8,7 @@ mod common;
 
 use common::browser::{Browser, Picture};
 use common::{Backend, Client, Db, Server, pharaoh_line, replayed};
-use common::{arrive, join_as_red};
+use common::{arrive, create_as_silver, join_as_red};
 use khet_protocol::{ClockSpec, NewGame, SeatChoice, Status};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -70,33 +70,13 @@ fn click_move(browser: &Browser, mv: &str) {
     }
 }
 
-fn moves_shown(browser: &Browser) -> usize {
-    let moves = browser
-        .eval("[...document.querySelectorAll('#moves li')].map(li => li.textContent).join(' ')");
-    moves
-        .as_str()
-        .unwrap_or_default()
-        .split_whitespace()
-        .count()
-}
+/// The page's count of the moves it lists (two to a row, each row a `li`).
+const MOVES_SHOWN: &str = "[...document.querySelectorAll('#moves li')]\
+    .map(li => li.textContent).join(' ').split(/\\s+/).filter(Boolean).length";
 
-/// Creates a game as Silver with the page's form (the clock as the form has it) and returns
-/// its code, read from the link the page offers.
-fn create_as_silver(browser: &Browser) -> String {
-    browser.click("#color option[value=\"silver\"]");
-    browser.click("#create");
-    browser.until(
-        "the link to send",
-        "!document.getElementById('share').hidden",
-    );
-    let link = text(browser, "document.getElementById('link').value");
-    let code = link.rsplit('/').next().unwrap_or_default().to_string();
-    assert_eq!(
-        text(browser, "location.pathname"),
-        format!("/play/{code}"),
-        "the page's address is the game's link: {link}"
-    );
-    code
+fn moves_shown(browser: &Browser) -> usize {
+    let shown = browser.eval(MOVES_SHOWN).as_u64().unwrap_or(0);
+    usize::try_from(shown).unwrap_or(usize::MAX)
 }
 
 /// A page player (`name`) who created a game as Silver, and a protocol client who took the
@@ -125,6 +105,17 @@ fn a_browser_player_creates_plays_by_clicks_survives_a_reload_and_wins() {
     assert!(
         bars.starts_with("Red: Client player") && bars.contains("|Silver: Browser player"),
         "Silver's own side at the bottom: {bars}"
+    );
+    // This server was built without the 3D game: it says so, and the page offers none.
+    let (_, offer) = server.get("/setups");
+    let offer: Value = serde_json::from_str(&offer).unwrap_or_default();
+    assert_eq!(offer["game_3d"], Value::Bool(false), "{offer}");
+    assert_eq!(
+        browser.eval(
+            "[document.getElementById('nav-3d').hidden, document.getElementById('in-3d').hidden]"
+        ),
+        serde_json::json!([true, true]),
+        "no 3D game offered by a server without it"
     );
     let clock = text(
         &browser,
@@ -159,12 +150,10 @@ fn a_browser_player_creates_plays_by_clicks_survives_a_reload_and_wins() {
             red.play(mv);
         }
         red.until("the move", |c| c.plies() > i);
+        // Every move so far listed (rows count two): the page has the last one before the next.
         browser.until(
             &format!("move {} listed", i + 1),
-            &format!(
-                "document.querySelectorAll('#moves li').length * 2 >= {}",
-                i + 1
-            ),
+            &format!("{MOVES_SHOWN} >= {}", i + 1),
         );
         if i % 2 == 0 {
             // Out of turn: a click on one's own piece sends nothing and says whose turn it is.
@@ -195,7 +184,7 @@ fn a_browser_player_creates_plays_by_clicks_survives_a_reload_and_wins() {
     browser.reload();
     browser.until(
         "the game again after the reload",
-        &format!("document.querySelectorAll('#moves li').length * 2 >= {half}"),
+        &format!("{MOVES_SHOWN} >= {half}"),
     );
     assert_eq!(
         browser.eval("document.querySelectorAll('.pieces .piece').length"),
@@ -221,6 +210,10 @@ fn a_browser_player_creates_plays_by_clicks_survives_a_reload_and_wins() {
             red.play(mv);
         }
         red.until("the move", |c| c.plies() > i);
+        browser.until(
+            &format!("move {} listed", i + 1),
+            &format!("{MOVES_SHOWN} >= {}", i + 1),
+        );
     }
     browser.until("the result", "!document.getElementById('result').hidden");
     let result = text(&browser, "document.getElementById('result').textContent");

@@ -46,6 +46,15 @@ const BUTTONS = {
   "new-game": (f) => f.computer,
 };
 
+/** Whether this browser has WebGL2, which the 3D game draws with. */
+function hasWebGL2() {
+  try {
+    return !!document.createElement("canvas").getContext("webgl2");
+  } catch (_) {
+    return false;
+  }
+}
+
 export class PlayView {
   /** @param {PlayCtrl} ctrl */
   constructor(ctrl) {
@@ -61,6 +70,9 @@ export class PlayView {
     this.mineDrawn = "";
     this.offerDrawn = false;
     this.nameDrawn = /** @type {string | null} */ (null);
+    /** Whether the browser has WebGL2: asked once, when the server offers the 3D game.
+     * @type {boolean | null} */
+    this.webgl2 = null;
   }
 
   render() {
@@ -78,10 +90,25 @@ export class PlayView {
     setText($("problem"), c.problem || "");
     show($("problem"), !!c.problem);
     document.body.dataset.thinking = c.thinking ? "yes" : "no";
+    this.render3d();
     this.renderName();
     if (screen === "home") this.renderHome();
     else this.renderTable();
     if (screen === "invite") this.renderInvite();
+  }
+
+  /** The 3D game offered where the server has it and the browser can draw it: in the header,
+   * and at an online game, that game in 3D (the same player there: the pages share this
+   * browser's identity and seats). */
+  render3d() {
+    const c = this.ctrl;
+    if (this.webgl2 === null && c.offer && c.offer.game_3d) this.webgl2 = hasWebGL2();
+    const offered = !!this.webgl2;
+    const online = !c.computer && c.code ? `/3d/${c.code}` : "/3d/";
+    show($("nav-3d"), offered);
+    if ($("link-3d").getAttribute("href") !== online) $("link-3d").setAttribute("href", online);
+    show($("in-3d"), offered && online !== "/3d/");
+    if ($("in-3d-link").getAttribute("href") !== online) $("in-3d-link").setAttribute("href", online);
   }
 
   renderName() {

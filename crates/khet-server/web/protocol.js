@@ -179,5 +179,6 @@ export const isSecret = (s) => typeof s === "string" && /^[0-9a-f]{32}$/.test(s)
  */
 /**
  * `GET /setups`.
- * @typedef {{setups: {id: string, name: string, edition: string}[], computer: boolean}} Offer
+ * @typedef {{setups: {id: string, name: string, edition: string}[], computer: boolean,
+ *   game_3d?: boolean}} Offer
  */

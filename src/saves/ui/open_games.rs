@@ -28,6 +28,7 @@ fn panel(
     mut delete: MessageWriter<DeleteSave>,
     mut news: MessageWriter<crate::news::News>,
     mut clipboard: ResMut<bevy_egui::EguiClipboard>,
+    mut pick: MessageWriter<super::PickFiles>,
     mut asking: Local<Option<PathBuf>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
@@ -53,6 +54,14 @@ fn panel(
                         news.write(crate::news::News::PasteFailed(e));
                     }
                 }
+            }
+            if cfg!(target_arch = "wasm32")
+                && ui
+                    .button("Open .ron files…")
+                    .on_hover_text("Saved games from the disk: the desktop game's, or downloaded")
+                    .clicked()
+            {
+                pick.write(super::PickFiles);
             }
         });
         egui::ScrollArea::vertical().show(ui, |ui| {
@@ -85,6 +94,9 @@ fn panel(
                                     super::save_entry::Action::Delete => {
                                         delete.write(DeleteSave(entry.path.clone()));
                                     }
+                                    super::save_entry::Action::Download => {
+                                        download(&entry.path, &mut news);
+                                    }
                                 }
                             }
                         }
@@ -102,3 +114,18 @@ fn panel(
     });
     Ok(())
 }
+
+/// The browser build: the save offered as a download.
+#[cfg(target_arch = "wasm32")]
+fn download(path: &std::path::Path, news: &mut MessageWriter<crate::news::News>) {
+    if let Err(e) = super::transfer::download(path) {
+        news.write(crate::news::News::SaveFailed(format!(
+            "{}: not downloaded: {e}",
+            path.display()
+        )));
+    }
+}
+
+/// The desktop's saves are files already: nothing to download.
+#[cfg(not(target_arch = "wasm32"))]
+fn download(_path: &std::path::Path, _news: &mut MessageWriter<crate::news::News>) {}

@@ -8,6 +8,8 @@ pub enum Action {
     Continue,
     Watch,
     Delete,
+    /// The browser build: the save as its `.ron` file.
+    Download,
 }
 
 /// When, what, who, how it ended and how long.
@@ -46,6 +48,16 @@ pub fn buttons(
         }
         if ui.button("Watch").clicked() {
             action = Some(Action::Watch);
+        }
+        if cfg!(target_arch = "wasm32")
+            && ui
+                .button("Download")
+                .on_hover_text(
+                    "This game as its .ron file, for the desktop game or another browser",
+                )
+                .clicked()
+        {
+            action = Some(Action::Download);
         }
         if asking.as_ref() == Some(&entry.path) {
             ui.label("Delete this game?");

@@ -766,6 +766,32 @@ pub fn arrive(browser: &browser::Browser, server: &Server, name: &str) {
     );
 }
 
+/// Creates a game as Silver with the page's form (the clock as the form has it) and returns
+/// its code, read from the link the page offers.
+pub fn create_as_silver(browser: &browser::Browser) -> String {
+    browser.click("#color option[value=\"silver\"]");
+    browser.click("#create");
+    browser.until(
+        "the link to send",
+        "!document.getElementById('share').hidden",
+    );
+    let text = |expression: &str| {
+        browser
+            .eval(expression)
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let link = text("document.getElementById('link').value");
+    let code = link.rsplit('/').next().unwrap_or_default().to_string();
+    assert_eq!(
+        text("location.pathname"),
+        format!("/play/{code}"),
+        "the page's address is the game's link: {link}"
+    );
+    code
+}
+
 /// A protocol client who takes the other seat of the page's game `code`, as Red: the page
 /// (Silver) shows its move to make.
 pub fn join_as_red(browser: &browser::Browser, server: &Server, code: &str) -> Client {
