@@ -4,7 +4,10 @@
 //! bytes changed, binary frames and oversized ones. After each message a `ping`: its `pong`
 //! says every answer to it has come (a connection handles its messages in order), so nothing
 //! waits for a fixed time. Judged: every text the server sends is a message of the protocol
-//! (every refusal with a code of its own and a reason), a closed connection is opened again and
+//! (every refusal with a code of its own and a reason); each answer against what was sent (junk
+//! and bytes refused as outside the protocol, move text that is no legal move refused, a legal
+//! move refused only as old or out of turn, a message of the protocol never refused as outside
+//! it, an oversized one refused or closed: [`judge`]); a closed connection is opened again and
 //! the seat taken back, the server answers each message within a minute and to the end, its log
 //! shows no panic, and every game it stored replays legally.
 //!
@@ -17,7 +20,9 @@ mod common;
 use common::{Backend, Db, Server, identity, next_text, raw, replayed};
 use khet_engine::Rng;
 use khet_protocol::view::BoardView;
-use khet_protocol::{ClientMsg, ClockSpec, MAX_CLIENT_MESSAGE_BYTES, NewGame, ServerMsg, VERSION};
+use khet_protocol::{
+    ClientMsg, ClockSpec, MAX_CLIENT_MESSAGE_BYTES, NewGame, Refusal, ServerMsg, VERSION,
+};
 use std::net::TcpStream;
 use tungstenite::{Message, WebSocket};
 
@@ -36,6 +41,8 @@ struct Player {
     seat: Option<(String, String)>,
     view: Option<BoardView>,
     reconnects: u32,
+    /// The refusals of the last exchange, by code.
+    refused: Vec<Refusal>,
 }
 
 impl Player {
@@ -47,6 +54,7 @@ impl Player {
             seat: None,
             view: None,
             reconnects: 0,
+            refused: Vec::new(),
         };
         player.hello();
         player
@@ -111,9 +119,10 @@ impl Player {
         }
     }
 
-    /// Sends `message`, then a ping, and reads every answer up to the pong. False when the
-    /// server closed the connection (then it is opened again).
+    /// Sends `message`, then a ping, and reads every answer up to the pong, the refusals kept in
+    /// `refused`. False when the server closed the connection (then it is opened again).
     fn exchange(&mut self, server: &Server, message: Message, seed: u64, step: u64) -> bool {
+        self.refused.clear();
         let sent = self.socket.send(message).is_ok()
             && self
                 .socket
@@ -141,11 +150,12 @@ impl Player {
                 {
                     self.view = Some(*view);
                 }
-                ServerMsg::Refused { reason, .. } => {
+                ServerMsg::Refused { code, reason } => {
                     assert!(
                         !reason.is_empty(),
                         "seed {seed}, step {step}: a refusal says why"
                     );
+                    self.refused.push(code);
                 }
                 _ => {}
             }
@@ -294,6 +304,45 @@ fn new_game(server: &Server, a: &mut Player, b: &mut Player, seed: u64) {
     settle(b, "joining it");
 }
 
+/// What was sent, as far as the server's answer can be told from it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Sent {
+    /// A move the player's last view listed as legal: refused, if at all, only because that
+    /// view is old or the turn is the other side's.
+    Legal,
+    /// Move text that is no legal move (junk, or a ply ahead): refused, whatever the turn.
+    NoMove,
+    /// Another message of the protocol: never refused as outside it.
+    Message,
+    /// A message with random edits: anything.
+    Mutated,
+    /// Bytes, or text that is not JSON: refused as outside the protocol.
+    NotProtocol,
+    /// Past the size bound: refused or closed.
+    TooLarge,
+}
+
+/// Checks the server's answer to what was sent: `open` whether the connection stayed open,
+/// `refused` the refusals' codes.
+fn judge(sent: Sent, open: bool, refused: &[Refusal], seed: u64, step: u64) {
+    let why = format!("seed {seed}, step {step}: {sent:?} answered {refused:?} (open: {open})");
+    let outside = |r: &Refusal| matches!(r, Refusal::NotProtocol | Refusal::TooLarge);
+    match sent {
+        Sent::Legal => assert!(
+            refused.iter().all(|r| matches!(
+                r,
+                Refusal::NotYourTurn | Refusal::Stale | Refusal::NotNow | Refusal::NotPlaying
+            )),
+            "{why}"
+        ),
+        Sent::NoMove => assert!(!open || !refused.is_empty(), "{why}"),
+        Sent::Message => assert!(!refused.iter().any(outside), "{why}"),
+        Sent::Mutated => {}
+        Sent::NotProtocol => assert!(!open || refused.contains(&Refusal::NotProtocol), "{why}"),
+        Sent::TooLarge => assert!(!open || refused.iter().any(outside), "{why}"),
+    }
+}
+
 #[test]
 fn random_and_mutated_messages_refuse_with_codes_and_leave_records_that_replay() {
     let steps = env_number("KHET_FUZZ_STEPS", 300);
@@ -322,6 +371,8 @@ fn random_and_mutated_messages_refuse_with_codes_and_leave_records_that_replay()
     let mut red = Player::connect(&server, "Red fuzz", identity());
     new_game(&server, &mut silver, &mut red, seed);
     let (mut games, mut moves_played) = (1, 0);
+    // How many of each kind were sent and judged.
+    let mut counts = [0u32; 6];
     for step in 0..steps {
         let over = [&silver, &red]
             .iter()
@@ -341,40 +392,66 @@ fn random_and_mutated_messages_refuse_with_codes_and_leave_records_that_replay()
             .as_ref()
             .map(|v| v.legal.clone())
             .unwrap_or_default();
-        let message = match rng.below(20) {
+        let (sent, message) = match rng.below(20) {
             // A legal move (out of turn for the side not to move).
             0..=7 if !legal.is_empty() => {
                 moves_played += 1;
                 let mv = legal[rng.below(legal.len())].mv.clone();
-                Message::text(ClientMsg::Move { ply: plies, mv }.to_json())
+                (
+                    Sent::Legal,
+                    Message::text(ClientMsg::Move { ply: plies, mv }.to_json()),
+                )
             }
             8 => {
                 let n = rng.below(6);
                 let mv = junk(&mut rng, n);
-                Message::text(ClientMsg::Move { ply: plies, mv }.to_json())
+                // Junk can spell a legal move ("j1+").
+                let sent = if legal.iter().any(|m| m.mv == mv) {
+                    Sent::Legal
+                } else {
+                    Sent::NoMove
+                };
+                (
+                    sent,
+                    Message::text(ClientMsg::Move { ply: plies, mv }.to_json()),
+                )
             }
             9 => {
                 let ply = plies.wrapping_add(1 + rng.below(5) as u32);
                 let mv = legal.first().map_or("e1e2".into(), |m| m.mv.clone());
-                Message::text(ClientMsg::Move { ply, mv }.to_json())
+                (
+                    Sent::NoMove,
+                    Message::text(ClientMsg::Move { ply, mv }.to_json()),
+                )
             }
-            10..=13 => Message::text(random_message(&mut rng, player.seat.as_ref()).to_json()),
+            10..=13 => (
+                Sent::Message,
+                Message::text(random_message(&mut rng, player.seat.as_ref()).to_json()),
+            ),
             14..=16 => {
                 let base = random_message(&mut rng, player.seat.as_ref()).to_json();
-                Message::text(mutate(&mut rng, &base))
+                (Sent::Mutated, Message::text(mutate(&mut rng, &base)))
             }
-            17 => Message::binary(
-                (0..rng.below(64))
-                    .map(|_| rng.next_u64() as u8)
-                    .collect::<Vec<u8>>(),
+            17 => (
+                Sent::NotProtocol,
+                Message::binary(
+                    (0..rng.below(64))
+                        .map(|_| rng.next_u64() as u8)
+                        .collect::<Vec<u8>>(),
+                ),
             ),
-            18 => Message::text("x".repeat(MAX_CLIENT_MESSAGE_BYTES + 1 + rng.below(100))),
+            18 => (
+                Sent::TooLarge,
+                Message::text("x".repeat(MAX_CLIENT_MESSAGE_BYTES + 1 + rng.below(100))),
+            ),
             _ => {
                 let n = rng.below(40);
-                Message::text(junk(&mut rng, n))
+                (Sent::NotProtocol, Message::text(junk(&mut rng, n)))
             }
         };
-        player.exchange(&server, message, seed, step);
+        counts[sent as usize] += 1;
+        let open = player.exchange(&server, message, seed, step);
+        judge(sent, open, &player.refused, seed, step);
         // A message may have left the game (leave, watch, create, join): back to it.
         let (code, _) = player.seat.clone().expect("a seat");
         if player.view.as_ref().is_none_or(|v| v.code != code) || rng.below(4) == 0 {
@@ -385,7 +462,8 @@ fn random_and_mutated_messages_refuse_with_codes_and_leave_records_that_replay()
     }
     eprintln!(
         "seed {seed}: {steps} steps, {games} games, {moves_played} legal moves sent, \
-         {} reconnections",
+         {} reconnections; judged (legal, no move, message, mutated, not the protocol, too \
+         large): {counts:?}",
         silver.reconnects + red.reconnects
     );
     // The server still answers, and every game it stored replays legally.
