@@ -99,6 +99,7 @@ enum Origin {
 
 impl Origin {
     /// The mailbox cell the beam starts from, for the step-by-step tracer.
+    #[inline]
     fn mb(self) -> (usize, u8) {
         match self {
             Origin::Sphinx(sq, d) => (sq.mb(), d),
@@ -109,6 +110,7 @@ impl Origin {
 
 impl Position {
     /// Where `color`'s beam starts, if it has a laser.
+    #[inline]
     fn laser_origin(&self, color: Color) -> Option<Origin> {
         let corner = crate::position::sphinx_square(color);
         match self.edition() {
