@@ -12,6 +12,7 @@ use crate::moves::Move;
 use crate::piece::Color;
 use crate::position::Position;
 use crate::tt::{EXACT, Entry, LOWER, UPPER};
+use std::ops::ControlFlow;
 
 /// Moves searched in full before the late ones may be reduced.
 const LATE_MOVES: usize = 3;
@@ -215,39 +216,15 @@ impl Searcher {
         let mut first_searched = false;
         node.tried.clear();
         if let Some(mv) = first {
-            let mut child = *p;
-            let hits = child.play_unchecked(mv);
-            match terminal_score(p.side_to_move(), hits, ply + 1) {
-                Some(s) if s > 0 => {
-                    self.store(slot, key, Some(mv), s, depth, EXACT);
-                    return s;
-                }
-                // A shot at its own Pharaoh: left to the full list, where it ranks last.
-                Some(_) => {}
-                None => {
-                    self.quiet[ply + 1] = if hits.count() > 0 {
-                        0
-                    } else {
-                        self.quiet[ply] + 1
-                    };
-                    self.passed[ply + 1] = false;
-                    let score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
-                    if self.aborted {
-                        return score;
-                    }
+            match self.search_hash_move(p, mv, depth, alpha, beta, ply, slot, key, node) {
+                ControlFlow::Break(score) => return score,
+                ControlFlow::Continue(Some(score)) => {
                     best = score;
                     best_move = Some(mv);
                     alpha = alpha.max(score);
-                    if alpha >= beta {
-                        self.cut_by(mv, depth, ply, &[]);
-                        self.store(slot, key, best_move, best, depth, LOWER);
-                        return best;
-                    }
-                    if hits.count() == 0 {
-                        node.tried.push(mv);
-                    }
                     first_searched = true;
                 }
+                ControlFlow::Continue(None) => {}
             }
         }
         if let Some((mv, s)) = self.make_moves(p, ply, hash_move, node) {
@@ -261,13 +238,7 @@ impl Searcher {
             return 0;
         }
         node.order.sort_unstable_by(|a, b| b.cmp(a));
-        // Late-move pruning may start from this move on (none where the node never prunes).
-        let prune_from =
-            if self.options.late_move_pruning && !self.exact && depth <= LMP_DEPTH && ply > 0 {
-                late_move_count(depth)
-            } else {
-                usize::MAX
-            };
+        let prune_from = self.prune_from(depth, ply);
         for (i, &ranked) in node.order.iter().enumerate() {
             let Child {
                 mv,
@@ -298,35 +269,7 @@ impl Searcher {
             } else if i == 0 {
                 -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                // Late moves that hit nothing and are neither the hash move nor a killer are
-                // searched a ply shallower first; one that beats alpha there is searched again.
-                let late = self.options.reductions
-                    && depth >= 3
-                    && ply > 0
-                    && i >= LATE_MOVES
-                    && !captured
-                    && rank < KILLER_RANK;
-                let mut s = if late {
-                    let r = if self.options.graded_reductions {
-                        // One less where the window is open (a node on the principal line).
-                        let pv = i32::from(beta - alpha > 1);
-                        (graded_reduction(depth, i) - pv).max(1)
-                    } else {
-                        1
-                    };
-                    let reduced = (depth - 1 - r).max(1);
-                    -self.negamax(child, reduced, -alpha - 1, -alpha, ply + 1)
-                } else {
-                    alpha + 1
-                };
-                if s > alpha {
-                    s = -self.negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1);
-                }
-                if s > alpha && s < beta {
-                    -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
-                } else {
-                    s
-                }
+                self.search_later(child, i, depth, alpha, beta, ply, captured, rank)
             };
             if self.aborted {
                 return best.max(score);
@@ -351,15 +294,119 @@ impl Searcher {
                 node.tried.push(mv);
             }
         }
-        let bound = if best <= original_alpha {
-            UPPER
-        } else if best >= beta {
-            LOWER
-        } else {
-            EXACT
-        };
-        self.store(slot, key, best_move, best, depth, bound);
+        self.store(
+            slot,
+            key,
+            best_move,
+            best,
+            depth,
+            bound(best, original_alpha, beta),
+        );
         best
+    }
+
+    /// The hash move `mv` of a node made and searched alone, before any other move is made:
+    /// `Break` with the node's score where that settles it (a Pharaoh hit, a cut-off, an
+    /// aborted search; stored at `slot`), else `Continue` with its score, or with `None` for a
+    /// shot at its own Pharaoh (left to the full list, where it ranks last).
+    #[inline]
+    fn search_hash_move(
+        &mut self,
+        p: &Position,
+        mv: Move,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        slot: usize,
+        key: u64,
+        node: &mut Node,
+    ) -> ControlFlow<i32, Option<i32>> {
+        let mut child = *p;
+        let hits = child.play_unchecked(mv);
+        match terminal_score(p.side_to_move(), hits, ply + 1) {
+            Some(s) if s > 0 => {
+                self.store(slot, key, Some(mv), s, depth, EXACT);
+                return ControlFlow::Break(s);
+            }
+            Some(_) => return ControlFlow::Continue(None),
+            None => {}
+        }
+        self.quiet[ply + 1] = if hits.count() > 0 {
+            0
+        } else {
+            self.quiet[ply] + 1
+        };
+        self.passed[ply + 1] = false;
+        let score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+        if self.aborted {
+            return ControlFlow::Break(score);
+        }
+        if alpha.max(score) >= beta {
+            self.cut_by(mv, depth, ply, &[]);
+            self.store(slot, key, Some(mv), score, depth, LOWER);
+            return ControlFlow::Break(score);
+        }
+        if hits.count() == 0 {
+            node.tried.push(mv);
+        }
+        ControlFlow::Continue(Some(score))
+    }
+
+    /// The index in a node's order from which late-move pruning may skip a move (none,
+    /// `usize::MAX`, where the node never prunes).
+    #[inline]
+    fn prune_from(&self, depth: i32, ply: usize) -> usize {
+        if self.options.late_move_pruning && !self.exact && depth <= LMP_DEPTH && ply > 0 {
+            late_move_count(depth)
+        } else {
+            usize::MAX
+        }
+    }
+
+    /// The score of the `i`th move (from 0, not the first) of a node's order, the `child` it
+    /// makes, in a principal-variation search: late moves that hit nothing and are neither the
+    /// hash move nor a killer are searched shallower first (late-move reductions), then in a
+    /// null window, and in the full window only where that beats alpha and not beta.
+    #[inline]
+    fn search_later(
+        &mut self,
+        child: &Position,
+        i: usize,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        captured: bool,
+        rank: i32,
+    ) -> i32 {
+        let late = self.options.reductions
+            && depth >= 3
+            && ply > 0
+            && i >= LATE_MOVES
+            && !captured
+            && rank < KILLER_RANK;
+        let mut s = if late {
+            let r = if self.options.graded_reductions {
+                // One less where the window is open (a node on the principal line).
+                let pv = i32::from(beta - alpha > 1);
+                (graded_reduction(depth, i) - pv).max(1)
+            } else {
+                1
+            };
+            let reduced = (depth - 1 - r).max(1);
+            -self.negamax(child, reduced, -alpha - 1, -alpha, ply + 1)
+        } else {
+            alpha + 1
+        };
+        if s > alpha {
+            s = -self.negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1);
+        }
+        if s > alpha && s < beta {
+            -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
+        } else {
+            s
+        }
     }
 
     /// A null move (see the module docs): the node's cut-off score if passing already reaches
@@ -426,4 +473,16 @@ pub(super) fn terminal_score(mover: Color, hits: crate::laser::Hits, ply: usize)
         (false, true) => WIN - ply as i32,
         _ => -(WIN - ply as i32),
     })
+}
+
+/// The bound a node's `best` score is, searched in a window from `alpha` to `beta`.
+#[inline]
+fn bound(best: i32, alpha: i32, beta: i32) -> u8 {
+    if best <= alpha {
+        UPPER
+    } else if best >= beta {
+        LOWER
+    } else {
+        EXACT
+    }
 }
