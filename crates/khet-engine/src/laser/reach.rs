@@ -185,8 +185,17 @@ impl Position {
         let Some(origin) = self.laser_origin(color) else {
             return Reach::NONE;
         };
-        let board = self.reach_board(color as u8);
-        let empty = board.empty;
+        // hit[d]: enemy pieces a beam travelling `d` removes (or takes the top obelisk of).
+        let mut hit = [0u128; 4];
+        // turns[d][k]: squares whose piece turns a beam travelling `d` to its side `k` (0: to
+        // direction d + 1, 1: to d + 3; a mirror never passes a beam on or sends it back).
+        let mut turns = [[0u128; 2]; 4];
+        let ReachBoard {
+            enemy_pharaoh,
+            movable,
+            empty,
+            turn,
+        } = self.reach_board(color as u8, &mut hit, &mut turns);
         // lit[d]: squares a beam leaves travelling `d`, at the cost reached so far; more[c][d]:
         // what becomes reachable at cost `c` (carried forward from cheaper costs).
         let mut lit = [0u128; 4];
@@ -232,7 +241,7 @@ impl Position {
                 lit[d] = run(lit[d], empty, d);
                 let e = step(lit[d], d) | entry[d];
                 entered[d] = e;
-                if e & board.enemy_pharaoh != 0 {
+                if e & enemy_pharaoh != 0 {
                     dirs |= 1 << d;
                     found.get_or_insert(cost as u8);
                     if !sides {
@@ -240,33 +249,32 @@ impl Position {
                         return Reach::from_search(found, 0, capture);
                     }
                 }
-                if capture == REACH_CAP && e & board.hit[d] != 0 {
+                if capture == REACH_CAP && e & hit[d] != 0 {
                     capture = cost as u8;
                 }
                 for (k, a) in [(d + 1) & 3, (d + 3) & 3].into_iter().enumerate() {
-                    let new = e & board.turns[d][k] & !lit[a];
+                    let new = e & turns[d][k] & !lit[a];
                     if new != 0 {
                         lit[a] |= new;
                         dirty |= 1 << a;
                     }
                 }
             }
-            board.open(&entered, cost, &mut more);
+            open(&entered, cost, &mut more, movable, &hit, &turn);
         }
         Reach::from_search(found, dirs, capture)
     }
 
-    /// The board as [`Position::reaches_with`] reads it for the side of colour `own`.
+    /// The board as [`Position::reaches_with`] reads it for the side of colour `own`, with the
+    /// enemy pieces a beam removes (`hit`) and the pieces that turn it (`turns`) by direction.
     #[inline]
-    fn reach_board(&self, own: u8) -> ReachBoard {
+    fn reach_board(&self, own: u8, hit: &mut [u128; 4], turns: &mut [[u128; 2]; 4]) -> ReachBoard {
         let cells = self.cells();
-        let mut hit = [0u128; 4];
         let mut enemy_pharaoh = 0u128;
         let mut movable = 0u128;
         let mut mirrors = 0u128;
         let mut swappers = 0u128;
         let mut swappable = 0u128;
-        let mut turns = [[0u128; 2]; 4];
         // Only the pieces are looked at (a dozen or two in an ending, of 80 squares).
         let occupied = self.occupancy().0;
         let empty = BOARD & !occupied;
@@ -305,54 +313,49 @@ impl Position {
             }
         }
         ReachBoard {
-            hit,
             enemy_pharaoh,
             movable,
-            turns,
             empty,
             turn: turn_costs(own, empty, mirrors, swappers, swappable),
         }
     }
 }
 
-/// What [`Position::reaches_with`] needs of the board, for one side (bit = square index).
+/// What [`Position::reaches_with`] needs of the board for one side, beside the pieces that
+/// remove or turn a beam (bit = square index).
 struct ReachBoard {
-    /// `hit[d]`: enemy pieces a beam travelling `d` removes (or takes the top obelisk of).
-    hit: [u128; 4],
     /// The enemy Pharaoh.
     enemy_pharaoh: u128,
     /// Own pieces that can move off a beam (all but the Sphinx).
     movable: u128,
-    /// `turns[d][k]`: squares whose piece turns a beam travelling `d` to its side `k` (0: to
-    /// direction d + 1, 1: to d + 3; a mirror never passes a beam on or sends it back).
-    turns: [[u128; 2]; 4],
     /// The empty squares.
     empty: u128,
     /// Where a beam can be turned for one, two or three moves ([`turn_costs`]).
     turn: [u128; 3],
 }
 
-impl ReachBoard {
-    /// What one, two or three moves more open from `entered` (the squares the beam enters in
-    /// each direction at `cost`), added to `more`.
-    #[inline(always)]
-    fn open(
-        &self,
-        entered: &[u128; 4],
-        cost: usize,
-        more: &mut [[u128; 4]; REACH_CAP as usize + 3],
-    ) {
-        for (d, &e) in entered.iter().enumerate() {
-            if e == 0 {
-                continue;
-            }
-            // An own piece moved off, or an enemy piece this shot removes.
-            more[cost + 1][d] |= e & (self.movable | self.hit[d]);
-            let turned = [e & self.turn[0], e & self.turn[1], e & self.turn[2]];
-            for t in [(d + 1) & 3, (d + 3) & 3] {
-                for (k, &squares) in turned.iter().enumerate() {
-                    more[cost + 1 + k][t] |= squares;
-                }
+/// What one, two or three moves more open from `entered` (the squares the beam enters in each
+/// direction at `cost`), added to `more`: an own piece moved off (`movable`) or an enemy piece
+/// the shot removes (`hit`), and a beam turned where [`ReachBoard::turn`] says.
+#[inline(always)]
+fn open(
+    entered: &[u128; 4],
+    cost: usize,
+    more: &mut [[u128; 4]; REACH_CAP as usize + 3],
+    movable: u128,
+    hit: &[u128; 4],
+    turn: &[u128; 3],
+) {
+    for (d, &e) in entered.iter().enumerate() {
+        if e == 0 {
+            continue;
+        }
+        // An own piece moved off, or an enemy piece this shot removes.
+        more[cost + 1][d] |= e & (movable | hit[d]);
+        let turned = [e & turn[0], e & turn[1], e & turn[2]];
+        for t in [(d + 1) & 3, (d + 3) & 3] {
+            for (k, &squares) in turned.iter().enumerate() {
+                more[cost + 1 + k][t] |= squares;
             }
         }
     }
