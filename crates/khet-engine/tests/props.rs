@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::stepwise::trace_hits_stepwise;
 use common::*;
 use khet_engine::*;
 use proptest::prelude::*;
@@ -73,7 +74,7 @@ fn check_position(p: &Position, candidates: &[Move]) -> Result<(), TestCaseError
         prop_assert_eq!(shot.impact(), p.trace_hits(color));
         prop_assert_eq!(
             p.trace_hits(color),
-            p.trace_hits_stepwise(color),
+            trace_hits_stepwise(p, color),
             "fast and stepwise tracers disagree"
         );
     }

@@ -1,6 +1,8 @@
 //! Helpers shared by the engine's integration tests.
 #![allow(dead_code)]
 
+pub mod stepwise;
+
 use khet_engine::*;
 use std::time::Duration;
 
