@@ -13,23 +13,30 @@ use std::path::{Path, PathBuf};
 const FILE: &str = "khet:";
 const WRITTEN: &str = "khet-written:";
 
+/// The page's local storage, shared with the 2D page of the same origin.
+pub(crate) fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
 fn storage() -> std::io::Result<web_sys::Storage> {
-    web_sys::window()
-        .and_then(|w| w.local_storage().ok().flatten())
-        .ok_or_else(|| Error::other("this browser keeps no local storage for the page"))
+    local_storage().ok_or_else(|| Error::other("this browser keeps no local storage for the page"))
 }
 
 fn key(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
-fn refused(e: wasm_bindgen::JsValue) -> Error {
-    // A full storage (its quota is a few megabytes) is the usual reason.
-    let reason = js_sys::Error::from(e)
+/// The reason a browser API gave for refusing, as words for the player.
+pub(crate) fn js_reason(e: wasm_bindgen::JsValue) -> String {
+    js_sys::Error::from(e)
         .message()
         .as_string()
-        .unwrap_or_else(|| "the browser's storage refused it".into());
-    Error::other(reason)
+        .unwrap_or_else(|| "the browser refused it".into())
+}
+
+fn refused(e: wasm_bindgen::JsValue) -> Error {
+    // A full storage (its quota is a few megabytes) is the usual reason.
+    Error::other(js_reason(e))
 }
 
 pub(super) fn folder(kind: &str) -> Option<PathBuf> {

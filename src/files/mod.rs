@@ -16,6 +16,8 @@ use browser as store;
 #[cfg(not(target_arch = "wasm32"))]
 use disk as store;
 
+#[cfg(target_arch = "wasm32")]
+pub(crate) use browser::{js_reason, local_storage};
 #[cfg(not(target_arch = "wasm32"))]
 pub use disk::temporary;
 use std::path::{Path, PathBuf};

@@ -10,6 +10,7 @@
 use super::connection::read_files;
 use super::seats::Seat;
 use super::{Online, OnlineFiles, OnlineRequest};
+use crate::files::local_storage;
 use crate::screen::Screen;
 use crate::settings::Settings;
 use bevy::prelude::*;
@@ -54,10 +55,6 @@ struct FlatSeat {
     since: f64,
 }
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
-}
-
 /// A JSON value the 2D page kept under `key`, if it is there and reads as a `T`.
 fn flat<T: serde::de::DeserializeOwned>(storage: &web_sys::Storage, key: &str) -> Option<T> {
     let text = storage.get_item(key).ok().flatten()?;
@@ -78,7 +75,7 @@ fn adopt_flat_page(
     mut settings: ResMut<Settings>,
     mut news: MessageWriter<crate::news::News>,
 ) {
-    let Some(storage) = storage() else {
+    let Some(storage) = local_storage() else {
         return;
     };
     let mut changed = false;
@@ -145,7 +142,7 @@ fn read_address(
         settings.online_server.clone_from(&page);
     }
     // The 2D page's seats are this server's.
-    if let Some(storage) = storage() {
+    if let Some(storage) = local_storage() {
         for (code, seat) in flat_seats(&storage) {
             if files.file.seat(&code).is_none() {
                 files.file.remember(Seat {
@@ -187,7 +184,7 @@ fn join_linked(
 
 /// Gives the 2D page the seats this page took on its server, so that `/play/CODE` plays them.
 fn share_seats(files: Res<OnlineFiles>, origin: Option<Res<PageOrigin>>) {
-    let (Some(storage), Some(origin)) = (storage(), origin) else {
+    let (Some(storage), Some(origin)) = (local_storage(), origin) else {
         return;
     };
     let mut seats: BTreeMap<String, FlatSeat> = flat(&storage, SEATS).unwrap_or_default();

@@ -2,6 +2,7 @@
 //! `.ron` files from the disk taken into the saved games. The desktop game's saves are the same
 //! RON, so games move between the page and the desktop (where the files are at hand already).
 
+use crate::files::js_reason;
 use crate::frames::Waker;
 use crate::news::News;
 use crate::saves::{RefreshSaves, SaveDir};
@@ -37,13 +38,6 @@ fn ask_for_files(
     }
 }
 
-fn js_error(e: wasm_bindgen::JsValue) -> String {
-    js_sys::Error::from(e)
-        .message()
-        .as_string()
-        .unwrap_or_else(|| "the browser refused".into())
-}
-
 /// Offers the save at `path` to the browser as a download under its own name.
 pub fn download(path: &Path) -> Result<(), String> {
     let bytes = crate::files::read_bounded(path, MAX_RECORD_BYTES).map_err(|e| e.to_string())?;
@@ -57,11 +51,11 @@ pub fn download(path: &Path) -> Result<(), String> {
     let options = web_sys::BlobPropertyBag::new();
     options.set_type("application/octet-stream");
     let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options)
-        .map_err(js_error)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(js_error)?;
-    let link = document.create_element("a").map_err(js_error)?;
-    link.set_attribute("href", &url).map_err(js_error)?;
-    link.set_attribute("download", &name).map_err(js_error)?;
+        .map_err(js_reason)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(js_reason)?;
+    let link = document.create_element("a").map_err(js_reason)?;
+    link.set_attribute("href", &url).map_err(js_reason)?;
+    link.set_attribute("download", &name).map_err(js_reason)?;
     if let Ok(link) = link.dyn_into::<web_sys::HtmlElement>() {
         link.click();
     }
@@ -77,7 +71,7 @@ pub fn pick(picked: &Picked, waker: &Waker) -> Result<(), String> {
         .ok_or("no page")?;
     let input: web_sys::HtmlInputElement = document
         .create_element("input")
-        .map_err(js_error)?
+        .map_err(js_reason)?
         .dyn_into()
         .map_err(|_| "no file input")?;
     input.set_type("file");
