@@ -5,8 +5,11 @@
 //! its path and the game falls back to its built-in shapes (or leaves that sound out) without a
 //! panic. And the sound cues: a shot's reflections, hits and landing reach the mixer.
 
+mod common;
+
 use bevy::asset::AssetPlugin;
 use bevy::prelude::*;
+use common::wait::update_until;
 use khet::built_in::AssetOrigin;
 use khet::core_plugin;
 use khet::news::News;
@@ -124,30 +127,25 @@ fn drain_news(app: &mut App) -> Vec<String> {
 /// the news.
 fn settle(app: &mut App) -> Vec<String> {
     let mut news = Vec::new();
-    // At most a minute: a loaded machine may be slow to read and decode the files.
-    for _ in 0..12_000 {
-        app.update();
+    update_until(&mut *app, "the model file and the sounds loaded", |app| {
         news.extend(drain_news(app));
-        let models = !matches!(
-            app.world().resource::<ModelSource>(),
-            ModelSource::Loading(_)
-        );
+        let models = app
+            .world()
+            .get_resource::<ModelSource>()
+            .is_some_and(|m| !matches!(m, ModelSource::Loading(_)));
         let sounds = app
             .world()
             .get_resource::<khet::sound::Sounds>()
             .is_some_and(|s| s.settled(app.world().resource::<AssetServer>()));
-        if models && sounds {
-            // Two more frames for what is said of them and the rebuilt pieces (messages last
-            // two frames: read after each).
-            for _ in 0..2 {
-                app.update();
-                news.extend(drain_news(app));
-            }
-            return news;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
+        models && sounds
+    });
+    // Two more frames for what is said of them and the rebuilt pieces (messages last two
+    // frames: read after each).
+    for _ in 0..2 {
+        app.update();
+        news.extend(drain_news(app));
     }
-    panic!("the model file or the sounds never finished loading");
+    news
 }
 
 fn piece_models(app: &mut App) -> usize {
@@ -215,21 +213,16 @@ fn the_models_and_sounds_come_from_the_program_itself() {
         app.world().resource::<ModelSource>()
     );
     assert!(app.world().resource::<Models>().from_file());
-    // The sounds load on the asset server's own threads: wait for all (at most 5 s).
+    // The sounds load on the asset server's own threads: wait for all.
     let clips = |app: &App| {
         app.world()
             .resource::<Assets<khet::sound::SoundClip>>()
             .len()
     };
-    for _ in 0..12_000 {
-        if clips(&app) == Sfx::ALL.len() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-        app.update();
-        news.extend(drain_news(&mut app));
-    }
-    assert_eq!(clips(&app), Sfx::ALL.len(), "news: {news:?}");
+    update_until(&mut app, "every sound loaded", |app| {
+        news.extend(drain_news(app));
+        clips(&*app) == Sfx::ALL.len()
+    });
     assert!(
         !news
             .iter()
@@ -309,19 +302,13 @@ fn a_broken_sound_is_reported_and_left_out() {
     std::fs::remove_file(dir.join(Sfx::Click.path())).unwrap();
     let mut app = app(&dir);
     let mut news = settle(&mut app);
-    // The sounds load on the asset server's own threads: wait for both reports (at most a
-    // minute).
-    for _ in 0..12_000 {
-        if [Sfx::Ping, Sfx::Click]
+    // The sounds load on the asset server's own threads: wait for both reports.
+    update_until(&mut app, "both sounds reported", |app| {
+        news.extend(drain_news(app));
+        [Sfx::Ping, Sfx::Click]
             .iter()
             .all(|s| news.iter().any(|n| n.contains(s.path())))
-        {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-        app.update();
-        news.extend(drain_news(&mut app));
-    }
+    });
     for sfx in [Sfx::Ping, Sfx::Click] {
         assert!(
             news.iter().any(|n| n.contains(sfx.path())),

@@ -3,7 +3,8 @@
 //! Each picture's check reads what a player reads there, from the pixels (Tesseract), and looks
 //! where it must appear:
 //! - the lobby: the Online screen's panel lists both bots' games;
-//! - a game in progress: the "Online game" window names both players, both clocks run at the top;
+//! - a game in progress: the "Online game" window names both players, both clocks are shown at
+//!   the top;
 //! - the opponent gone: a notice at the top right names Bea and the claim, over the board, and
 //!   covers neither the players' window nor the rest of the board.
 //!
@@ -115,7 +116,8 @@ fn lobby(s: &Shots) -> Vec<String> {
     f
 }
 
-/// The players' window at the top left names both, and both clocks run at the top.
+/// The players' window at the top left names both, and both clocks are shown at the top (two
+/// times, `M:SS`, read from the pixels; one picture cannot show them running).
 fn game(s: &Shots) -> Vec<String> {
     let mut f = Vec::new();
     let img = s.img("online-game");

@@ -6,6 +6,7 @@
 mod common;
 
 use bevy::prelude::*;
+use common::wait::update_until;
 use common::{go_to, send, sq};
 use khet::editor::fairness::{CheckFairness, Fairness};
 use khet::editor::{Edit, Editor, is_symmetric};
@@ -348,13 +349,9 @@ fn the_fairness_batch_reports_and_runs_in_the_background() {
             board: classic,
         },
     );
-    for _ in 0..6000 {
-        if matches!(*app.world().resource::<Fairness>(), Fairness::Done { .. }) {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-        app.update();
-    }
+    update_until(&mut app, "the batch's report", |a| {
+        matches!(*a.world().resource::<Fairness>(), Fairness::Done { .. })
+    });
     match app.world().resource::<Fairness>() {
         Fairness::Done { report, board } => {
             assert_eq!(report.games, 1);

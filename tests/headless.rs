@@ -5,6 +5,7 @@
 mod common;
 
 use bevy::prelude::*;
+use common::wait::update_until;
 use common::{game, headless, news, send, sq};
 use khet::news::News;
 use khet::settings::Settings;
@@ -344,17 +345,6 @@ fn the_setup_list_shows_broken_files_with_their_error() {
 
 /// Updates until `done` holds (the computer thinks on a background thread), at most a minute
 /// (a loaded machine).
-fn update_until(app: &mut App, done: impl Fn(&App) -> bool) -> bool {
-    for _ in 0..12_000 {
-        if done(app) {
-            return true;
-        }
-        app.update();
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    done(app)
-}
-
 fn start(app: &mut App, players: [Player; 2]) {
     let setup = app
         .world()
@@ -375,6 +365,21 @@ fn start_unbooked(app: &mut App, players: [Player; 2]) {
     send(app, NewGameRequested(NewGameSpec::casual(setup, players)));
 }
 
+/// A game in which Master (Silver) has begun to think, from a start its book does not have.
+fn master_thinking() -> App {
+    let mut app = headless(0.0);
+    start_unbooked(
+        &mut app,
+        [Player::Computer(khet_engine::Level::Master), Player::Person],
+    );
+    update_until(&mut app, "Master thinking", |a| {
+        a.world()
+            .get_resource::<khet::table::ai::Thinking>()
+            .is_some()
+    });
+    app
+}
+
 #[test]
 fn master_plays_the_books_move_from_a_start_it_knows() {
     let mut app = headless(0.0);
@@ -382,7 +387,9 @@ fn master_plays_the_books_move_from_a_start_it_knows() {
         &mut app,
         [Player::Computer(khet_engine::Level::Master), Player::Person],
     );
-    assert!(update_until(&mut app, |a| game(a).game.turns().len() == 1));
+    update_until(&mut app, "Master's move", |a| {
+        game(a).game.turns().len() == 1
+    });
     let start = khet_engine::Setup::builtin("khet2/classic")
         .unwrap()
         .position;
@@ -392,8 +399,31 @@ fn master_plays_the_books_move_from_a_start_it_knows() {
     assert_eq!(game(&app).game.turns()[0].mv, entry.mv);
 }
 
+/// The computer thinks on another thread: frames go on meanwhile. Master, from a start its book
+/// does not have, thinks for its whole budget (seconds); a search on the frame's thread would
+/// hold one frame that long, and its move would be there a frame or two later.
 #[test]
-fn the_computer_answers_a_person_without_blocking() {
+fn frames_go_on_while_the_computer_thinks() {
+    let mut app = master_thinking();
+    // Frames that began and ended while it thought: a search on the frame's thread would leave
+    // none (its frame ends with the move played). Few are needed, on however loaded a machine.
+    let mut frames = 0;
+    update_until(&mut app, "Master's move", |a| {
+        let thinking = a
+            .world()
+            .get_resource::<khet::table::ai::Thinking>()
+            .is_some();
+        if thinking && game(a).game.turns().is_empty() {
+            frames += 1;
+        }
+        game(a).game.turns().len() == 1
+    });
+    assert!(frames >= 3, "{frames} frames while Master thought");
+}
+
+/// A click for the computer's side is refused while it has the move, and its move comes.
+#[test]
+fn a_click_on_the_computers_turn_is_refused_and_the_computer_answers() {
     let mut app = headless(0.0);
     start(
         &mut app,
@@ -424,10 +454,9 @@ fn the_computer_answers_a_person_without_blocking() {
         .drain()
         .collect();
     assert!(said.contains(&News::ComputersTurn), "{said:?}");
-    assert!(
-        update_until(&mut app, |a| game(a).game.turns().len() == 2),
-        "the computer did not move"
-    );
+    update_until(&mut app, "the computer's move", |a| {
+        game(a).game.turns().len() == 2
+    });
     assert_eq!(game(&app).game.turns()[1].color, Side::Red);
     assert_entities_match(&mut app);
 }
@@ -453,7 +482,7 @@ fn computer_against_computer_plays_a_whole_game() {
     let plies = game(&app).game.turns().len();
     eprintln!("{plies} plies: {result}");
     assert!(plies >= 2, "{result} after {plies} plies");
-    update_until(&mut app, |a| {
+    update_until(&mut app, "the last shot shown and no search running", |a| {
         a.world().resource::<Show>().is_idle()
             && a.world()
                 .get_resource::<khet::table::ai::Thinking>()
@@ -491,15 +520,7 @@ fn a_move_asked_for_as_a_replay_opens_is_not_played_into_it() {
 
 #[test]
 fn a_new_game_stops_the_computer_thinking() {
-    let mut app = headless(0.0);
-    start_unbooked(
-        &mut app,
-        [Player::Computer(khet_engine::Level::Master), Player::Person],
-    );
-    assert!(update_until(&mut app, |a| a
-        .world()
-        .get_resource::<khet::table::ai::Thinking>()
-        .is_some()));
+    let mut app = master_thinking();
     start(&mut app, [Player::Person, Player::Person]);
     assert!(
         app.world()
@@ -531,7 +552,9 @@ fn the_computer_accepts_a_draw_only_when_not_ahead() {
     );
     // At the start nobody is ahead: the computer accepts.
     send(&mut app, TableAction::OfferDraw);
-    assert!(update_until(&mut app, |a| game(a).draw_offer.is_none()));
+    update_until(&mut app, "the computer's answer to the offer", |a| {
+        game(a).draw_offer.is_none()
+    });
     assert_eq!(
         game(&app).game.result(),
         Some(GameResult::Draw {
@@ -558,7 +581,9 @@ fn the_computer_accepts_a_draw_only_when_not_ahead() {
     );
     send(&mut app, NewGameRequested(spec));
     send(&mut app, TableAction::OfferDraw);
-    assert!(update_until(&mut app, |a| game(a).draw_offer.is_none()));
+    update_until(&mut app, "the computer's answer to the offer", |a| {
+        game(a).draw_offer.is_none()
+    });
     assert!(game(&app).game.result().is_none());
     assert_eq!(latest(&app), News::DrawDeclined { by: Side::Red });
 }
@@ -567,11 +592,9 @@ fn the_computer_accepts_a_draw_only_when_not_ahead() {
 fn a_hint_names_a_legal_move() {
     let mut app = headless(0.0);
     send(&mut app, khet::table::ai::HintRequested);
-    assert!(update_until(&mut app, |a| a
-        .world()
-        .resource::<khet::table::ai::Hint>()
-        .0
-        .is_some()));
+    update_until(&mut app, "the hint", |a| {
+        a.world().resource::<khet::table::ai::Hint>().0.is_some()
+    });
     let (at, mv) = app.world().resource::<khet::table::ai::Hint>().0.unwrap();
     assert_eq!(&at, game(&app).game.position());
     assert!(at.is_legal(mv));
@@ -959,7 +982,7 @@ fn the_board_faces_the_players_side_and_turns_around() {
 }
 
 #[test]
-fn the_computer_thinks_on_the_threads_the_settings_allow() {
+fn the_search_is_given_the_threads_the_settings_allow() {
     for setting in [0, 1, 2] {
         let mut app = headless(0.0);
         app.world_mut().resource_mut::<Settings>().computer_threads = setting;
@@ -967,10 +990,11 @@ fn the_computer_thinks_on_the_threads_the_settings_allow() {
             &mut app,
             [Player::Computer(khet_engine::Level::Master), Player::Person],
         );
-        assert!(update_until(&mut app, |a| a
-            .world()
-            .get_resource::<khet::table::ai::Thinking>()
-            .is_some()));
+        update_until(&mut app, "Master thinking", |a| {
+            a.world()
+                .get_resource::<khet::table::ai::Thinking>()
+                .is_some()
+        });
         let threads = app.world().resource::<khet::table::ai::Thinking>().threads;
         let cores = khet::settings::cores();
         // What each setting means, written out here rather than asked of the program: Auto
@@ -985,6 +1009,8 @@ fn the_computer_thinks_on_the_threads_the_settings_allow() {
         };
         assert_eq!(threads, expected, "setting {setting} on {cores} cores");
         // It plays its move.
-        assert!(update_until(&mut app, |a| game(a).game.turns().len() == 1));
+        update_until(&mut app, "Master's move", |a| {
+            game(a).game.turns().len() == 1
+        });
     }
 }

@@ -1,72 +1,30 @@
-//! What makes games last, driven headless: saves and resumption (also after a write killed
-//! midway, and on a disk that fills up), saves and settings written by earlier versions of the
-//! game (`tests/fixtures/`), replays that reproduce every position and shot, take-backs that
-//! restore the exact earlier game, clocks and flag falls, and damaged save and settings files
-//! kept and reported.
+//! What makes games last from one run to the next, driven headless: saves and resumption (also
+//! beside a half-written temporary file, after a failed write, and on a disk that fills up), a
+//! writer process killed in the middle of `write_atomic`, saves and settings written by earlier
+//! versions of the game (`tests/fixtures/`), settings kept between starts, damaged save and
+//! settings files kept and reported, and the names and text that games are saved and pasted as.
+//! (A game's history and clocks within one run, replays, take-backs and flag falls, are
+//! `tests/history_and_clocks.rs`.)
 
 mod common;
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use common::{game, headless_with, news, send, temp_dir};
+use common::playing::{app, classic, entities_match, moves_that_go_on, play_random};
+use common::{game, news, send, temp_dir};
 use khet::core_plugin;
 use khet::news::{News, Notices};
 use khet::replay::Step;
-use khet::saves::{ResumeOffer, SaveDir, SavedGames};
+use khet::saves::{ResumeOffer, SavedGames};
 use khet::screen::Screen;
 use khet::settings::{Palette, Quality, Settings, SettingsFile};
 use khet::table::clock::Clocks;
-use khet::table::pieces::{BoardPiece, Dying, OnSquare};
-use khet::table::{
-    MoveApplied, MoveRequested, NewGameRequested, NewGameSpec, Show, TableAction, Watch,
-};
+use khet::table::{NewGameRequested, NewGameSpec, Show, Watch};
 use khet_engine::{Color as Side, GameResult, Level, WinReason};
 use khet_engine::{Edition, NoMoves, SwapLanding};
 use khet_engine::{Mode, Player, TimeControl};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-fn classic(app: &App) -> khet_engine::Setup {
-    app.world()
-        .resource::<khet::setups::SetupLibrary>()
-        .classic()
-}
-
-/// Plays `n` pseudo-random legal moves (fixed seed), avoiding moves that end the game.
-fn play_random(app: &mut App, n: usize, mut seed: u64) {
-    for _ in 0..n {
-        let moves = moves_that_go_on(&game(app).game);
-        if moves.is_empty() {
-            return;
-        }
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let mv = moves[(seed >> 33) as usize % moves.len()];
-        send(app, MoveRequested(mv));
-    }
-}
-
-/// The legal moves of `g` that do not end the game.
-fn moves_that_go_on(g: &khet_engine::Game) -> Vec<khet_engine::Move> {
-    g.legal_moves()
-        .into_iter()
-        .filter(|&mv| {
-            let mut after = g.clone();
-            after.play(mv).is_ok() && !after.is_over()
-        })
-        .collect()
-}
-
-fn entities_match(app: &mut App) {
-    let mut q = app
-        .world_mut()
-        .query_filtered::<(&OnSquare, &BoardPiece), Without<Dying>>();
-    let mut shown: Vec<_> = q.iter(app.world()).map(|(s, p)| (s.0, p.0)).collect();
-    shown.sort_by_key(|(s, _)| *s);
-    let engine: Vec<_> = game(app).game.position().pieces().collect();
-    assert_eq!(shown, engine, "entities and engine disagree");
-}
 
 #[test]
 fn a_saved_game_resumes_exactly_with_its_clocks() {
@@ -187,281 +145,6 @@ fn damaged_saves_are_listed_and_kept() {
 }
 
 #[test]
-fn a_replay_reproduces_every_position_and_shot() {
-    let mut a = app(None);
-    play_random(&mut a, 30, 21);
-    let original = game(&a).game.clone();
-    assert!(original.turns().len() >= 10);
-    send(
-        &mut a,
-        Watch {
-            game: original.clone(),
-            name: "test".into(),
-            back_to: None,
-        },
-    );
-    assert_eq!(*a.world().resource::<State<Screen>>().get(), Screen::Replay);
-    assert_eq!(game(&a).game.turns().len(), 0);
-    a.world_mut()
-        .resource_mut::<Messages<MoveApplied>>()
-        .clear();
-    for (i, turn) in original.turns().iter().enumerate() {
-        send(&mut a, Step::Forward);
-        assert_eq!(
-            game(&a).game.position(),
-            &original.positions()[i + 1],
-            "after move {}",
-            i + 1
-        );
-        let shown: Vec<MoveApplied> = a
-            .world_mut()
-            .resource_mut::<Messages<MoveApplied>>()
-            .drain()
-            .collect();
-        assert_eq!(
-            shown.last().map(|m| &m.turn),
-            Some(turn),
-            "the shot of move {}",
-            i + 1
-        );
-        entities_match(&mut a);
-    }
-    assert_eq!(game(&a).game.result(), original.result());
-    for n in [3, 0, 17, 17, 1] {
-        send(&mut a, Step::To(n));
-        assert_eq!(game(&a).game.position(), &original.positions()[n]);
-        entities_match(&mut a);
-    }
-    send(&mut a, Step::Back);
-    assert_eq!(game(&a).game.turns().len(), 0);
-}
-
-#[test]
-fn take_backs_restore_the_exact_earlier_game() {
-    let mut a = app(None);
-    // A repetition dance, then Red turns its Sphinx (and may shoot): take that back.
-    let spec = NewGameSpec::casual(classic(&a), [Player::Person; 2]);
-    send(&mut a, NewGameRequested(spec));
-    for mv in ["e1e2", "f8f7", "e2e1", "f7f8", "e1e2"] {
-        let mv = game(&a).game.position().parse_move(mv).unwrap();
-        send(&mut a, MoveRequested(mv));
-    }
-    let (pos, hash, reps, turns) = {
-        let g = &game(&a).game;
-        (
-            *g.position(),
-            g.position().key(),
-            g.repetitions(),
-            g.turns().len(),
-        )
-    };
-    let sphinx = game(&a)
-        .game
-        .position()
-        .parse_move("a8+")
-        .or_else(|_| game(&a).game.position().parse_move("a8-"))
-        .unwrap();
-    send(&mut a, MoveRequested(sphinx));
-    send(&mut a, TableAction::Undo);
-    let g = &game(&a).game;
-    assert_eq!(
-        (
-            *g.position(),
-            g.position().key(),
-            g.repetitions(),
-            g.turns().len()
-        ),
-        (pos, hash, reps, turns)
-    );
-    assert!(matches!(news(&a), Some(News::TakenBack { plies: 1, .. })));
-    entities_match(&mut a);
-    // Against the computer, back to the person's own last move.
-    let mut spec = NewGameSpec::casual(
-        classic(&a),
-        [Player::Person, Player::Computer(Level::Beginner)],
-    );
-    send(&mut a, NewGameRequested(spec.clone()));
-    let start = *game(&a).game.position();
-    let mv = start.parse_move("h2h3").unwrap();
-    send(&mut a, MoveRequested(mv));
-    for _ in 0..12_000 {
-        if game(&a).game.turns().len() == 2 && a.world().resource::<Show>().is_idle() {
-            break;
-        }
-        a.update();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    assert_eq!(game(&a).game.turns().len(), 2);
-    send(&mut a, TableAction::Undo);
-    assert_eq!(game(&a).game.position(), &start);
-    assert_eq!(game(&a).game.turns().len(), 0);
-    entities_match(&mut a);
-    // A tournament game cannot take back.
-    spec.players = [Player::Person; 2];
-    spec.mode = Mode::Tournament;
-    send(&mut a, NewGameRequested(spec));
-    send(&mut a, MoveRequested(mv));
-    send(&mut a, TableAction::Undo);
-    assert_eq!(game(&a).game.turns().len(), 1);
-    assert!(matches!(news(&a), Some(News::NoTakeBack(_))));
-}
-
-#[test]
-fn a_flag_fall_loses_on_time() {
-    let mut a = app(None);
-    let mut spec = NewGameSpec::casual(classic(&a), [Player::Person; 2]);
-    spec.clock = Some(TimeControl::new(1, 0));
-    send(&mut a, NewGameRequested(spec));
-    a.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs(7)));
-    play_random(&mut a, 1, 1);
-    // Silver moved at once (two frames of 7 s), Red thinks for ever.
-    let silver = a.world().resource::<Clocks>().left(Side::Silver);
-    for _ in 0..12 {
-        a.update();
-    }
-    assert_eq!(
-        game(&a).game.result(),
-        Some(GameResult::Win {
-            winner: Side::Silver,
-            reason: WinReason::Time
-        })
-    );
-    assert_eq!(
-        a.world().resource::<Clocks>().left(Side::Red),
-        Duration::ZERO
-    );
-    assert_eq!(
-        a.world().resource::<Clocks>().left(Side::Silver),
-        silver,
-        "Silver's clock stood still"
-    );
-    assert!(matches!(news(&a), Some(News::Ended(_))));
-}
-
-#[test]
-fn the_clocks_stand_while_a_shot_is_shown_and_away_from_the_table() {
-    let mut a = app(None);
-    a.world_mut().resource_mut::<Settings>().speed = 1.0;
-    let mut spec = NewGameSpec::casual(classic(&a), [Player::Person; 2]);
-    spec.clock = Some(TimeControl::new(1, 0));
-    send(&mut a, NewGameRequested(spec));
-    let left = |a: &App| {
-        let c = a.world().resource::<Clocks>();
-        [c.left(Side::Silver), c.left(Side::Red)]
-    };
-    // Silver's clock runs while Silver thinks (each frame is 1/60 s of the game's time).
-    let start = left(&a);
-    for _ in 0..30 {
-        a.update();
-    }
-    assert!(left(&a)[0] < start[0] && left(&a)[1] == start[1]);
-    // A move: while it and its shot are shown, neither clock runs.
-    play_random(&mut a, 1, 3);
-    let during = left(&a);
-    let mut shown = 0;
-    while !a.world().resource::<Show>().is_idle() {
-        a.update();
-        shown += 1;
-        assert!(shown < 600, "the show never ends");
-        // The frame in which the shot ends may count: Red may move from then on.
-        if !a.world().resource::<Show>().is_idle() {
-            assert_eq!(left(&a), during, "frame {shown} of the show");
-        }
-    }
-    assert!(shown >= 10, "the show lasted {shown} frames");
-    // Then Red's runs.
-    for _ in 0..30 {
-        a.update();
-    }
-    assert!(left(&a)[1] < during[1] && left(&a)[0] == during[0]);
-    // Away from the table (the settings, the replays' list), no clock runs, and Red's runs
-    // again on the way back.
-    for screen in [Screen::Settings, Screen::Open] {
-        common::go_to(&mut a, screen);
-        let away = left(&a);
-        for _ in 0..120 {
-            a.update();
-        }
-        assert_eq!(left(&a), away, "on {screen:?}");
-        common::go_to(&mut a, Screen::Playing);
-        let back = left(&a);
-        for _ in 0..30 {
-            a.update();
-        }
-        assert!(left(&a)[1] < back[1], "back from {screen:?}");
-    }
-}
-
-#[test]
-fn the_computer_keeps_time_with_an_increment() {
-    let mut a = app(None);
-    // From Khet 1.0 Classic, which the opening book does not have: from a Khet 2.0 start Master
-    // would play its first moves from the book at once, with no search to plan.
-    let setup = khet_engine::Setup::builtin("khet1/classic").expect("built in");
-    assert!(
-        khet_engine::Book::builtin()
-            .probe(&setup.position)
-            .is_none()
-    );
-    let mut spec = NewGameSpec::casual(setup, [Player::Computer(Level::Master); 2]);
-    spec.clock = Some(TimeControl::new(1, 1));
-    // Two seconds each and a second a move: Master must plan, not spend its usual 2.5 s.
-    spec.resume = Some(khet::table::Resume {
-        game: khet_engine::Game::new(spec.setup.position),
-        remaining: Some([Duration::from_secs(2); 2]),
-        file: None,
-        date: String::new(),
-    });
-    send(&mut a, NewGameRequested(spec));
-    // The game's clocks advance 5 ms a frame while each frame lasts at least 5 ms of real time:
-    // a loaded machine slows the frames, never charges the computer for the table's own delay.
-    // The search's plan is checked directly: each move's budget within a third of its time left.
-    let step = Duration::from_millis(5);
-    a.insert_resource(TimeUpdateStrategy::ManualDuration(step));
-    let mut planned = Vec::new();
-    for _ in 0..20_000 {
-        if game(&a).game.turns().len() >= 6 || game(&a).game.is_over() {
-            break;
-        }
-        a.update();
-        if let Some(t) = a.world().get_resource::<khet::table::ai::Thinking>() {
-            let side = game(&a).game.side_to_move();
-            // The time left when the search began: now, plus what its thinking has cost so far.
-            let thought = a.world().resource::<Time>().elapsed_secs() - t.since;
-            let left = a.world().resource::<Clocks>().left(side)
-                + Duration::from_secs_f32(thought.max(0.0));
-            let ply = game(&a).game.turns().len();
-            if planned.last().is_none_or(|&(p, _, _)| p != ply) {
-                planned.push((ply, t.budget, left));
-            }
-        }
-        std::thread::sleep(step);
-    }
-    let result = game(&a).game.result();
-    assert!(
-        !matches!(
-            result,
-            Some(GameResult::Win {
-                reason: WinReason::Time,
-                ..
-            })
-        ),
-        "{result:?}"
-    );
-    assert!(game(&a).game.turns().len() >= 6 || result.is_some());
-    assert!(
-        planned.len() >= 6.min(game(&a).game.turns().len()),
-        "{planned:?}"
-    );
-    for &(ply, budget, left) in &planned {
-        assert!(
-            budget <= left / 3 && budget < Duration::from_millis(2500),
-            "ply {ply}: {budget:?} planned with {left:?} left"
-        );
-    }
-}
-
-#[test]
 fn settings_persist_and_a_damaged_file_is_kept() {
     let dir = temp_dir("settings");
     let path = dir.join("settings.ron");
@@ -563,15 +246,6 @@ fn save_names_cannot_leave_the_folder() {
     assert_eq!(khet::saves::file_name(&"x".repeat(500)).len(), 60);
 }
 
-/// A headless app, animations instant, saving into `dir/games` if given.
-fn app(dir: Option<&Path>) -> App {
-    headless_with(0.0, |app| {
-        if let Some(d) = dir {
-            app.insert_resource(SaveDir(d.join("games")));
-        }
-    })
-}
-
 #[test]
 fn a_setting_changed_at_start_is_saved_for_the_next_start() {
     // As when Auto picks Low on a software renderer and says so once: the game itself sets
@@ -618,12 +292,14 @@ const KILLED_WRITER: &str = "KHET_KILLED_WRITER";
 /// How long the writer may take to write at all before the test fails (only a hang fails it).
 const WRITER_PATIENCE: Duration = Duration::from_secs(60);
 
-/// The child of [`a_save_written_while_the_process_is_killed_stays_whole`]: it writes a
-/// growing game to one save file, as the autosave does (`Record::to_ron` and
-/// `files::write_atomic`), as fast as it can, until it is killed. Ignored: run only as that
-/// test's child (with the variable set; without it, it returns at once).
+/// The child of
+/// [`a_process_killed_in_the_middle_of_write_atomic_leaves_the_previous_file_whole`]: it writes a
+/// growing game to one file as fast as it can, until it is killed, with the calls the autosave
+/// makes (`Record::to_ron`, then `files::write_atomic`) but without the game: no app, no table,
+/// no autosave. Ignored: run only as that test's child (with the variable set; without it, it
+/// returns at once).
 #[test]
-#[ignore = "the writer that a_save_written_while_the_process_is_killed_stays_whole kills"]
+#[ignore = "the writer that a_process_killed_in_the_middle_of_write_atomic_leaves_the_previous_file_whole kills"]
 fn killed_writer() {
     let Some(file) = std::env::var_os(KILLED_WRITER) else {
         return;
@@ -642,8 +318,12 @@ fn killed_writer() {
     }
 }
 
+/// A process killed (SIGKILL) in the middle of `files::write_atomic`, twelve times at different
+/// points of its writing, leaves the file it was writing whole: the last complete write, read
+/// back as a save, and no temporary file taken for a game. The writer ([`killed_writer`]) calls
+/// `write_atomic` itself; the game's autosave is not driven here.
 #[test]
-fn a_save_written_while_the_process_is_killed_stays_whole() {
+fn a_process_killed_in_the_middle_of_write_atomic_leaves_the_previous_file_whole() {
     let dir = temp_dir("kill");
     let file = dir.join("games").join("killed.ron");
     let me = std::env::current_exe().expect("this test program");

@@ -149,3 +149,172 @@ fn the_reader_finds_grouped_and_plain_imports_and_circles() {
     graph.entry("c".into()).or_default().insert("a".into());
     assert_eq!(circles(&graph).len(), 1);
 }
+
+/// A file's module in its crate: its path under `src/` without `.rs`, a `mod.rs` its folder's,
+/// `lib.rs` and `main.rs` the crate's root (`""`).
+fn module_of(src: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(src).expect("under src");
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let last = parts.pop().expect("a file name");
+    let stem = last.strip_suffix(".rs").unwrap_or(&last);
+    if parts.is_empty() && (stem == "lib" || stem == "main") {
+        return String::new();
+    }
+    if stem != "mod" {
+        parts.push(stem.to_string());
+    }
+    parts.join("/")
+}
+
+fn parent_of(module: &str) -> String {
+    module
+        .rsplit_once('/')
+        .map_or(String::new(), |(p, _)| p.to_string())
+}
+
+fn joined(base: &str, path: &str) -> String {
+    match (base.is_empty(), path.is_empty()) {
+        (true, _) => path.to_string(),
+        (_, true) => base.to_string(),
+        _ => format!("{base}/{path}"),
+    }
+}
+
+/// The paths `text` imports, each as the module it starts from and the names after it:
+/// `crate::a::b` from the root, `super::a` from `module`'s parent, `self::a` from `module`.
+fn imported_paths(module: &str, text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (prefix, base) in [
+        ("crate::", String::new()),
+        ("super::", parent_of(module)),
+        ("self::", module.to_string()),
+    ] {
+        let mut rest = text;
+        while let Some(i) = rest.find(prefix) {
+            // `super::super::` and a path's middle (`a::super::`) are rare; a name before the
+            // prefix means it is not where the path starts.
+            let before = rest[..i].chars().last();
+            rest = &rest[i + prefix.len()..];
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            let items: Vec<String> = if let Some(group) = rest.strip_prefix('{') {
+                let end = group.find('}').unwrap_or(group.len());
+                group[..end].split(',').map(str::to_string).collect()
+            } else {
+                vec![rest.to_string()]
+            };
+            for item in items {
+                let path: Vec<&str> = item
+                    .trim_start()
+                    .split("::")
+                    .map(|s| {
+                        let end = s
+                            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                            .unwrap_or(s.len());
+                        &s[..end]
+                    })
+                    .take_while(|s| !s.is_empty())
+                    .collect();
+                found.push(joined(&base, &path.join("/")));
+            }
+        }
+    }
+    found
+}
+
+/// The module an imported path lands in: the longest start of it that is a module of `modules`.
+fn landing(path: &str, modules: &BTreeSet<String>) -> String {
+    let mut at = path.to_string();
+    loop {
+        if modules.contains(&at) {
+            return at;
+        }
+        match at.rsplit_once('/') {
+            Some((p, _)) => at = p.to_string(),
+            None => return String::new(),
+        }
+    }
+}
+
+/// The circles among the modules of the crate whose sources are in `src`. A module naming its
+/// own descendants is composition (a `mod.rs`, `lib.rs` or `main.rs` declares and re-exports
+/// them), not an import that can close a circle.
+fn module_circles(src: &Path) -> Vec<BTreeSet<String>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let modules: BTreeSet<String> = files.iter().map(|f| module_of(src, f)).collect();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in &files {
+        let from = module_of(src, file);
+        let text = std::fs::read_to_string(file).expect("a source file");
+        for path in imported_paths(&from, &code(&text)) {
+            let to = landing(&path, &modules);
+            let descendant = from.is_empty() || to.starts_with(&format!("{from}/"));
+            if to != from && !descendant {
+                graph.entry(from.clone()).or_default().insert(to);
+            }
+        }
+    }
+    circles(&graph)
+}
+
+#[test]
+fn no_two_modules_import_each_other_in_any_crate() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut sources = vec![root.join("src")];
+    for entry in std::fs::read_dir(root.join("crates")).expect("crates/ is readable") {
+        let src = entry.expect("an entry").path().join("src");
+        if src.is_dir() {
+            sources.push(src);
+        }
+    }
+    let mut found = Vec::new();
+    for src in &sources {
+        for circle in module_circles(src) {
+            found.push(format!("{}: {circle:?}", src.display()));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "modules that import each other (directly or around a circle):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_module_reader_resolves_paths_and_finds_a_circle() {
+    assert_eq!(module_of(Path::new("s"), Path::new("s/a/mod.rs")), "a");
+    assert_eq!(module_of(Path::new("s"), Path::new("s/a/b.rs")), "a/b");
+    assert_eq!(module_of(Path::new("s"), Path::new("s/lib.rs")), "");
+    let paths = imported_paths(
+        "a/b",
+        "use super::c::D;\nuse crate::{e::F, g};\nx::super::h();",
+    );
+    assert_eq!(paths, ["e/F", "g", "a/c/D"].map(String::from).to_vec());
+    let modules: BTreeSet<String> = ["a", "a/c", "e"].map(String::from).into();
+    assert_eq!(landing("a/c/D", &modules), "a/c");
+    assert_eq!(landing("e/F", &modules), "e");
+    assert_eq!(landing("zz/y", &modules), "");
+    // Two files that name each other: the circle is found (and one that names its parent only
+    // is not one).
+    let dir = std::env::temp_dir().join(format!("khet-layout-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("m")).expect("a folder");
+    std::fs::write(dir.join("lib.rs"), "mod m;").expect("written");
+    std::fs::write(dir.join("m/mod.rs"), "mod p; mod q; pub use p::P;").expect("written");
+    std::fs::write(dir.join("m/p.rs"), "use super::q::Q; pub struct P;").expect("written");
+    std::fs::write(dir.join("m/q.rs"), "use super::P; pub struct Q;").expect("written");
+    assert!(module_circles(&dir).is_empty(), "a child naming its parent");
+    std::fs::write(dir.join("m/q.rs"), "use super::p::P; pub struct Q;").expect("written");
+    let found = module_circles(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        found,
+        vec![["m/p", "m/q"].map(String::from).into()],
+        "p and q name each other"
+    );
+}

@@ -5,6 +5,7 @@
 mod common;
 
 use bevy::prelude::*;
+use common::wait::update_until;
 use common::{headless, send};
 use khet::core_plugin;
 use khet::learn::lesson::{Lesson, LessonAction, LessonKind, PuzzleShelf, StartLesson, Verdict};
@@ -31,17 +32,11 @@ fn play(app: &mut App, text: &str) {
 
 /// Updates until the defender has answered (its search runs on the async pool).
 fn await_answer(app: &mut App) {
-    // At most a minute, for a loaded machine.
-    for _ in 0..12_000 {
-        if verdict(app) != Verdict::Answering {
-            app.update();
-            app.update();
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-        app.update();
-    }
-    panic!("the defender never answered");
+    update_until(&mut *app, "the defender's answer", |a| {
+        verdict(a) != Verdict::Answering
+    });
+    app.update();
+    app.update();
 }
 
 #[test]

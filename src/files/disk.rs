@@ -1,7 +1,7 @@
 //! The player's files on the desktop: the platform's folders (through `directories`) and files.
 
 use super::Listed;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The platform's folder for `kind` (`~/.local/share/khet`, `~/.config/khet` on Linux).
@@ -15,11 +15,7 @@ pub(super) fn folder(kind: &str) -> Option<PathBuf> {
 }
 
 pub(super) fn read_bounded(path: &Path, max: usize) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(max as u64 + 1)
-        .read_to_end(&mut bytes)?;
-    Ok(bytes)
+    khet_engine::text::read_bounded(std::fs::File::open(path)?, max)
 }
 
 /// The temporary file a write of `path` goes through.

@@ -10,26 +10,30 @@
 //! resynchronised from the last event; a game closed mid-game takes its seat again from the
 //! secret kept in `online.ron`.
 //!
-//! The connection half ([`Online`], [`LinkState`], the requests and the pump) is in
-//! `connection`, the table half ([`OnlineTable`], the mirror brought to the table, clocks,
-//! absence) in `table`; both are re-exported here. `ui/` holds the Online screen and the
-//! table's online notices.
+//! What online play holds ([`Online`], [`LinkState`], the requests, `online.ron`) is in
+//! `state`; the connection half (the requests carried out) in `connection`; the pump, which
+//! takes in what the link heard, in `pump`; the table half ([`OnlineTable`], the mirror brought
+//! to the table, clocks, absence) in `table`. `ui/` holds the Online screen and the table's
+//! online notices.
 
 mod connection;
 mod host;
 mod link;
 #[cfg(target_arch = "wasm32")]
 mod page;
+mod pump;
 pub mod seats;
+mod state;
 mod table;
 pub mod ui;
 
-pub use connection::{LinkState, Online, OnlineFiles, OnlineNotice, OnlineRequest};
 pub use host::{HostPort, Hosting};
+pub use state::{LinkState, Online, OnlineFiles, OnlineNotice, OnlineRequest};
 pub use table::{Absence, OnlineTable, describe};
 
 use bevy::prelude::*;
-use connection::{pump, read_files, requests};
+use connection::{read_files, requests};
+use pump::pump;
 use table::{forward_actions, leave_on_new_game, reconcile, send_moves, show_clocks};
 
 pub(super) fn plugin(app: &mut App) {

@@ -3,7 +3,7 @@
 //! (the opponent's moves played in turn, the server's result, the whole game again if they
 //! disagree), the table's buttons and the player's moves forwarded, the server's clocks shown.
 
-use super::connection::{Online, OnlineFiles};
+use super::state::{Online, OnlineFiles};
 use crate::frames::NextFrame;
 use crate::news::News;
 use crate::screen::Screen;

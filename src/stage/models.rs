@@ -375,159 +375,198 @@ pub fn parts(m: &Models, piece: Piece) -> Vec<Part> {
         m.plate.clone()
     };
     out.push((base, trim.clone(), at(0.0, 0.03, 0.0)));
-    let diagonal = Quat::from_rotation_y(-std::f32::consts::FRAC_PI_4);
     match piece.kind() {
-        Kind::Pharaoh => {
-            out.push((
-                m.cylinder.clone(),
-                body.clone(),
-                at(0.0, 0.33, 0.0).with_scale(Vec3::new(0.56, 0.54, 0.56)),
-            ));
-            out.push((
-                m.cylinder.clone(),
-                m.gold.clone(),
-                at(0.0, 0.62, 0.0).with_scale(Vec3::new(0.6, 0.05, 0.6)),
-            ));
-            out.push((
-                m.cone.clone(),
-                m.gold.clone(),
-                at(0.0, 0.86, 0.0).with_scale(Vec3::new(0.42, 0.44, 0.42)),
-            ));
-            out.push((
-                m.sphere.clone(),
-                trim,
-                at(0.0, 1.1, 0.0).with_scale(Vec3::splat(0.12)),
-            ));
-        }
-        Kind::Sphinx => {
-            out.push((
-                m.block.clone(),
-                body.clone(),
-                at(0.0, 0.2, 0.08).with_scale(Vec3::new(0.62, 0.34, 0.7)),
-            ));
-            out.push((
-                m.block.clone(),
-                body,
-                at(0.0, 0.46, -0.12).with_scale(Vec3::new(0.36, 0.3, 0.3)),
-            ));
-            out.push((
-                m.block.clone(),
-                m.gold.clone(),
-                at(0.0, 0.62, -0.12).with_scale(Vec3::new(0.4, 0.06, 0.34)),
-            ));
-            // The emitter points along the laser (north for orientation 0).
-            out.push((
-                m.cylinder.clone(),
-                m.lens.clone(),
-                Transform::from_xyz(0.0, crate::board::BEAM_HEIGHT, -0.34)
-                    .with_rotation(Quat::from_rotation_x(std::f32::consts::FRAC_PI_2))
-                    .with_scale(Vec3::new(0.16, 0.16, 0.16)),
-            ));
-        }
-        Kind::Pyramid => {
-            out.push((m.prism.clone(), body, Transform::IDENTITY));
-            out.push((
-                m.prism_mirror.clone(),
-                m.mirror.clone(),
-                Transform::IDENTITY,
-            ));
-            out.push((
-                m.sphere.clone(),
-                trim,
-                at(-0.28, 0.6, 0.28).with_scale(Vec3::splat(0.1)),
-            ));
-        }
-        Kind::Anubis => {
-            out.push((
-                m.block.clone(),
-                body.clone(),
-                at(0.0, 0.3, 0.08).with_scale(Vec3::new(0.46, 0.5, 0.4)),
-            ));
-            out.push((
-                m.block.clone(),
-                body,
-                at(0.0, 0.66, 0.1).with_scale(Vec3::new(0.24, 0.24, 0.3)),
-            ));
-            out.push((
-                m.cone.clone(),
-                trim.clone(),
-                at(-0.07, 0.86, 0.12).with_scale(Vec3::new(0.07, 0.18, 0.07)),
-            ));
-            out.push((
-                m.cone.clone(),
-                trim,
-                at(0.07, 0.86, 0.12).with_scale(Vec3::new(0.07, 0.18, 0.07)),
-            ));
-            // The shield faces north for orientation 0.
-            out.push((
-                m.block.clone(),
-                m.gold.clone(),
-                at(0.0, 0.34, -0.2).with_scale(Vec3::new(0.72, 0.56, 0.07)),
-            ));
-        }
-        Kind::Scarab | Kind::Djed | Kind::Eye => {
-            let (len, height) = (1.15, 0.56);
-            let material = if piece.kind() == Kind::Eye {
-                m.glass.clone()
-            } else {
-                m.mirror.clone()
-            };
-            out.push((
-                m.slab.clone(),
-                material,
-                Transform::from_xyz(0.0, 0.06 + height / 2.0, 0.0)
-                    .with_rotation(diagonal)
-                    .with_scale(Vec3::new(len, height, 0.07)),
-            ));
-            out.push((
-                m.slab.clone(),
-                body.clone(),
-                Transform::from_xyz(0.0, 0.08, 0.0)
-                    .with_rotation(diagonal)
-                    .with_scale(Vec3::new(len, 0.06, 0.16)),
-            ));
-            out.push((
-                m.slab.clone(),
-                body.clone(),
-                Transform::from_xyz(0.0, 0.66, 0.0)
-                    .with_rotation(diagonal)
-                    .with_scale(Vec3::new(len, 0.06, 0.14)),
-            ));
-            match piece.kind() {
-                Kind::Scarab => out.push((
-                    m.sphere.clone(),
-                    m.gold.clone(),
-                    at(0.0, 0.74, 0.0).with_scale(Vec3::new(0.3, 0.16, 0.22)),
-                )),
-                Kind::Djed => out.push((
-                    m.cylinder.clone(),
-                    m.gold.clone(),
-                    at(0.0, 0.8, 0.0).with_scale(Vec3::new(0.18, 0.22, 0.18)),
-                )),
-                _ => out.push((
-                    m.torus.clone(),
-                    m.gold.clone(),
-                    Transform::from_xyz(0.0, 0.76, 0.0).with_scale(Vec3::new(0.3, 0.3, 0.2)),
-                )),
-            }
-        }
-        Kind::Obelisk => {
-            for level in 0..piece.height() {
-                let y = 0.06 + level as f32 * 0.62;
-                out.push((
-                    m.block.clone(),
-                    body.clone(),
-                    at(0.0, y + 0.27, 0.0).with_scale(Vec3::new(0.34, 0.54, 0.34)),
-                ));
-                out.push((
-                    m.cone.clone(),
-                    trim.clone(),
-                    at(0.0, y + 0.58, 0.0).with_scale(Vec3::new(0.36, 0.1, 0.36)),
-                ));
-            }
-        }
+        Kind::Pharaoh => pharaoh_parts(m, body, trim, &mut out),
+        Kind::Sphinx => sphinx_parts(m, body, &mut out),
+        Kind::Pyramid => pyramid_parts(m, body, trim, &mut out),
+        Kind::Anubis => anubis_parts(m, body, trim, &mut out),
+        Kind::Scarab | Kind::Djed | Kind::Eye => slab_parts(m, piece.kind(), body, &mut out),
+        Kind::Obelisk => obelisk_parts(m, piece.height(), body, trim, &mut out),
     }
     out
+}
+
+/// A Pharaoh's column, gold band and crown, topped by a knob of its side's trim.
+fn pharaoh_parts(
+    m: &Models,
+    body: Handle<StandardMaterial>,
+    trim: Handle<StandardMaterial>,
+    out: &mut Vec<Part>,
+) {
+    out.push((
+        m.cylinder.clone(),
+        body,
+        at(0.0, 0.33, 0.0).with_scale(Vec3::new(0.56, 0.54, 0.56)),
+    ));
+    out.push((
+        m.cylinder.clone(),
+        m.gold.clone(),
+        at(0.0, 0.62, 0.0).with_scale(Vec3::new(0.6, 0.05, 0.6)),
+    ));
+    out.push((
+        m.cone.clone(),
+        m.gold.clone(),
+        at(0.0, 0.86, 0.0).with_scale(Vec3::new(0.42, 0.44, 0.42)),
+    ));
+    out.push((
+        m.sphere.clone(),
+        trim,
+        at(0.0, 1.1, 0.0).with_scale(Vec3::splat(0.12)),
+    ));
+}
+
+/// A Sphinx's body, head and gold headdress, and the lens its laser leaves from.
+fn sphinx_parts(m: &Models, body: Handle<StandardMaterial>, out: &mut Vec<Part>) {
+    out.push((
+        m.block.clone(),
+        body.clone(),
+        at(0.0, 0.2, 0.08).with_scale(Vec3::new(0.62, 0.34, 0.7)),
+    ));
+    out.push((
+        m.block.clone(),
+        body,
+        at(0.0, 0.46, -0.12).with_scale(Vec3::new(0.36, 0.3, 0.3)),
+    ));
+    out.push((
+        m.block.clone(),
+        m.gold.clone(),
+        at(0.0, 0.62, -0.12).with_scale(Vec3::new(0.4, 0.06, 0.34)),
+    ));
+    // The emitter points along the laser (north for orientation 0).
+    out.push((
+        m.cylinder.clone(),
+        m.lens.clone(),
+        Transform::from_xyz(0.0, crate::board::BEAM_HEIGHT, -0.34)
+            .with_rotation(Quat::from_rotation_x(std::f32::consts::FRAC_PI_2))
+            .with_scale(Vec3::new(0.16, 0.16, 0.16)),
+    ));
+}
+
+/// A Pyramid's prism and mirror, with a knob of its side's trim on the back corner.
+fn pyramid_parts(
+    m: &Models,
+    body: Handle<StandardMaterial>,
+    trim: Handle<StandardMaterial>,
+    out: &mut Vec<Part>,
+) {
+    out.push((m.prism.clone(), body, Transform::IDENTITY));
+    out.push((
+        m.prism_mirror.clone(),
+        m.mirror.clone(),
+        Transform::IDENTITY,
+    ));
+    out.push((
+        m.sphere.clone(),
+        trim,
+        at(-0.28, 0.6, 0.28).with_scale(Vec3::splat(0.1)),
+    ));
+}
+
+/// An Anubis's body, head and trim ears, behind its gold shield.
+fn anubis_parts(
+    m: &Models,
+    body: Handle<StandardMaterial>,
+    trim: Handle<StandardMaterial>,
+    out: &mut Vec<Part>,
+) {
+    out.push((
+        m.block.clone(),
+        body.clone(),
+        at(0.0, 0.3, 0.08).with_scale(Vec3::new(0.46, 0.5, 0.4)),
+    ));
+    out.push((
+        m.block.clone(),
+        body,
+        at(0.0, 0.66, 0.1).with_scale(Vec3::new(0.24, 0.24, 0.3)),
+    ));
+    out.push((
+        m.cone.clone(),
+        trim.clone(),
+        at(-0.07, 0.86, 0.12).with_scale(Vec3::new(0.07, 0.18, 0.07)),
+    ));
+    out.push((
+        m.cone.clone(),
+        trim,
+        at(0.07, 0.86, 0.12).with_scale(Vec3::new(0.07, 0.18, 0.07)),
+    ));
+    // The shield faces north for orientation 0.
+    out.push((
+        m.block.clone(),
+        m.gold.clone(),
+        at(0.0, 0.34, -0.2).with_scale(Vec3::new(0.72, 0.56, 0.07)),
+    ));
+}
+
+/// A Scarab's, Djed's or Eye's diagonal mirror (an Eye's is glass), its rails and ornament.
+fn slab_parts(m: &Models, kind: Kind, body: Handle<StandardMaterial>, out: &mut Vec<Part>) {
+    let diagonal = Quat::from_rotation_y(-std::f32::consts::FRAC_PI_4);
+    let (len, height) = (1.15, 0.56);
+    let material = if kind == Kind::Eye {
+        m.glass.clone()
+    } else {
+        m.mirror.clone()
+    };
+    out.push((
+        m.slab.clone(),
+        material,
+        Transform::from_xyz(0.0, 0.06 + height / 2.0, 0.0)
+            .with_rotation(diagonal)
+            .with_scale(Vec3::new(len, height, 0.07)),
+    ));
+    out.push((
+        m.slab.clone(),
+        body.clone(),
+        Transform::from_xyz(0.0, 0.08, 0.0)
+            .with_rotation(diagonal)
+            .with_scale(Vec3::new(len, 0.06, 0.16)),
+    ));
+    out.push((
+        m.slab.clone(),
+        body,
+        Transform::from_xyz(0.0, 0.66, 0.0)
+            .with_rotation(diagonal)
+            .with_scale(Vec3::new(len, 0.06, 0.14)),
+    ));
+    match kind {
+        Kind::Scarab => out.push((
+            m.sphere.clone(),
+            m.gold.clone(),
+            at(0.0, 0.74, 0.0).with_scale(Vec3::new(0.3, 0.16, 0.22)),
+        )),
+        Kind::Djed => out.push((
+            m.cylinder.clone(),
+            m.gold.clone(),
+            at(0.0, 0.8, 0.0).with_scale(Vec3::new(0.18, 0.22, 0.18)),
+        )),
+        _ => out.push((
+            m.torus.clone(),
+            m.gold.clone(),
+            Transform::from_xyz(0.0, 0.76, 0.0).with_scale(Vec3::new(0.3, 0.3, 0.2)),
+        )),
+    }
+}
+
+/// An Obelisk's stones, one block and cap each, stacked.
+fn obelisk_parts(
+    m: &Models,
+    stones: u8,
+    body: Handle<StandardMaterial>,
+    trim: Handle<StandardMaterial>,
+    out: &mut Vec<Part>,
+) {
+    for level in 0..stones {
+        let y = 0.06 + level as f32 * 0.62;
+        out.push((
+            m.block.clone(),
+            body.clone(),
+            at(0.0, y + 0.27, 0.0).with_scale(Vec3::new(0.34, 0.54, 0.34)),
+        ));
+        out.push((
+            m.cone.clone(),
+            trim.clone(),
+            at(0.0, y + 0.58, 0.0).with_scale(Vec3::new(0.36, 0.1, 0.36)),
+        ));
+    }
 }
 
 /// Gives new or changed pieces their model.

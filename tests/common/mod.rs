@@ -4,7 +4,9 @@
 #![allow(dead_code)]
 
 pub mod picture;
+pub mod playing;
 pub mod tour;
+pub mod wait;
 
 use bevy::prelude::*;
 use khet::core_plugin;

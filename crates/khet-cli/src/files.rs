@@ -4,16 +4,12 @@
 use khet_engine::record::MAX_RECORD_BYTES;
 use khet_engine::setup::MAX_SETUP_BYTES;
 use khet_engine::{Game, Record, RecordError, Setup, SetupErrors};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// At most `max + 1` bytes of a file: enough for the engine to see that it is too big.
 pub fn read_bounded(path: &Path, max: usize) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(max as u64 + 1)
-        .read_to_end(&mut bytes)?;
-    Ok(bytes)
+    khet_engine::text::read_bounded(std::fs::File::open(path)?, max)
 }
 
 /// Reads and checks a setup file.

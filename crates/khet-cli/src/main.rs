@@ -262,50 +262,8 @@ enum Command {
     /// Play one game through a Khet server (khet-server) and exit: prints `code CODE` first when
     /// it created the game, then the result and the game's code
     Online {
-        /// The server's address
-        #[arg(long, value_name = "URL", default_value = "ws://127.0.0.1:7878")]
-        server: String,
-        /// Create a game (and print its code)
-        #[arg(long, conflicts_with_all = ["join", "seek"])]
-        create: bool,
-        /// Join the game with this code
-        #[arg(long, value_name = "CODE")]
-        join: Option<String>,
-        /// Quick pairing: the oldest open game with this clock, or a new one
-        #[arg(long, conflicts_with = "join")]
-        seek: bool,
-        /// The setup of a created game
-        #[arg(long, default_value = "classic")]
-        setup: String,
-        /// The time control, minutes+seconds a move (e.g. 5+3); none by default
-        #[arg(long, value_name = "M+S")]
-        clock: Option<khet_protocol::ClockSpec>,
-        /// The creator's side: silver, red or random
-        #[arg(long, default_value = "random")]
-        color: khet_protocol::SeatChoice,
-        /// A rated game
-        #[arg(long)]
-        rated: bool,
-        /// Show a created game in the lobby
-        #[arg(long)]
-        listed: bool,
-        /// Milliseconds a move (Master)
-        #[arg(long, conflicts_with = "level")]
-        movetime: Option<u64>,
-        /// Play at a level (beginner, casual, strong, master), with the clock's time
-        #[arg(long)]
-        level: Option<khet_engine::Level>,
-        /// The name shown to the opponent
-        #[arg(long, default_value = "khet-engine")]
-        name: String,
-        /// Trust the certificate in this PEM file for a wss:// server, beside the system's
-        /// (a server with a certificate it made itself)
-        #[arg(long, value_name = "FILE")]
-        trust_cert: Option<std::path::PathBuf>,
-        /// The file of this engine's identity, made on first use (default: the data folder's
-        /// engine-identity)
-        #[arg(long)]
-        identity: Option<PathBuf>,
+        #[command(flatten)]
+        args: OnlineArgs,
     },
     /// "Light the Pharaoh in N" puzzles: mine them from the engine's games, or verify a file
     Puzzles {
@@ -330,6 +288,55 @@ enum PuzzleAction {
         /// A puzzle file (RON)
         path: PathBuf,
     },
+}
+
+/// What `online` was told: which server, what game to ask it for, and how to play it.
+#[derive(Args)]
+struct OnlineArgs {
+    /// The server's address
+    #[arg(long, value_name = "URL", default_value = "ws://127.0.0.1:7878")]
+    server: String,
+    /// Create a game (and print its code)
+    #[arg(long, conflicts_with_all = ["join", "seek"])]
+    create: bool,
+    /// Join the game with this code
+    #[arg(long, value_name = "CODE")]
+    join: Option<String>,
+    /// Quick pairing: the oldest open game with this clock, or a new one
+    #[arg(long, conflicts_with = "join")]
+    seek: bool,
+    /// The setup of a created game
+    #[arg(long, default_value = "classic")]
+    setup: String,
+    /// The time control, minutes+seconds a move (e.g. 5+3); none by default
+    #[arg(long, value_name = "M+S")]
+    clock: Option<khet_protocol::ClockSpec>,
+    /// The creator's side: silver, red or random
+    #[arg(long, default_value = "random")]
+    color: khet_protocol::SeatChoice,
+    /// A rated game
+    #[arg(long)]
+    rated: bool,
+    /// Show a created game in the lobby
+    #[arg(long)]
+    listed: bool,
+    /// Milliseconds a move (Master)
+    #[arg(long, conflicts_with = "level")]
+    movetime: Option<u64>,
+    /// Play at a level (beginner, casual, strong, master), with the clock's time
+    #[arg(long)]
+    level: Option<khet_engine::Level>,
+    /// The name shown to the opponent
+    #[arg(long, default_value = "khet-engine")]
+    name: String,
+    /// Trust the certificate in this PEM file for a wss:// server, beside the system's
+    /// (a server with a certificate it made itself)
+    #[arg(long, value_name = "FILE")]
+    trust_cert: Option<std::path::PathBuf>,
+    /// The file of this engine's identity, made on first use (default: the data folder's
+    /// engine-identity)
+    #[arg(long)]
+    identity: Option<PathBuf>,
 }
 
 /// A thread count: 1 to the search's most.
@@ -360,12 +367,7 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             no_late_move_pruning,
             start,
         } => {
-            let options = khet_engine::search::Options {
-                threads,
-                graded_reductions: !one_ply_reductions,
-                late_move_pruning: !no_late_move_pruning,
-                ..Default::default()
-            };
+            let options = search_options(threads, one_ply_reductions, no_late_move_pruning);
             commands::search(&start, depth, movetime, options, out)
         }
         Command::Bench { depth } => bench::bench(depth, out),
@@ -385,19 +387,16 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             book,
             resume,
         } => {
-            let mut plan = matches::MatchPlan {
+            let plan = match_plan(
+                &a,
                 games,
-                movetime: std::time::Duration::from_millis(movetime),
-                opening_plies: opening_plies.unwrap_or(if sprt.is_some() { 4 } else { 0 }),
+                movetime,
                 sprt,
+                opening_plies,
                 records,
-                book: book
-                    .map(|path| matches::read_book(&path))
-                    .transpose()
-                    .map_err(Failure::Input)?,
-                resume: Vec::new(),
-            };
-            plan.resume = matches::read_resume(&resume, &a, &plan).map_err(Failure::Input)?;
+                book,
+                &resume,
+            )?;
             matches::play_match(&a, &b, &plan, out)
         }
         Command::Openings {
@@ -406,16 +405,7 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             plies,
             movetime,
             jobs,
-        } => openings::run(
-            &openings::Plan {
-                records,
-                file,
-                plies: plies as usize,
-                movetime: std::time::Duration::from_millis(movetime),
-                jobs,
-            },
-            out,
-        ),
+        } => openings::run(&openings_plan(records, file, plies, movetime, jobs), out),
         Command::Pool { logs, sprt } => pool::run(&logs, sprt, out),
         Command::Tune { games, depth } => matches::tune(games, depth, out),
         Command::Texel {
@@ -426,16 +416,7 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             only,
         } => {
             let free = texel::free_weights(&only).map_err(Failure::Input)?;
-            let source = if records.is_empty() {
-                texel::Source::SelfPlay {
-                    games,
-                    depth,
-                    threads,
-                }
-            } else {
-                texel::Source::Records(records)
-            };
-            texel::run(source, free, out)
+            texel::run(texel_source(games, depth, threads, records), free, out)
         }
         Command::Replay {
             file,
@@ -451,60 +432,154 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             start.setup = name.or(start.setup);
             commands::fairness(&start, games, max_plies, out)
         }
-        Command::Online {
-            server,
-            create,
-            join,
-            seek,
-            setup,
-            clock,
-            color,
-            rated,
-            listed,
-            movetime,
-            level,
-            name,
-            trust_cert,
-            identity,
-        } => {
-            if let Some(cert) = trust_cert {
-                khet_protocol::client::trust_certificate(&cert)
-                    .map_err(|e| Failure::Input(e.to_string()))?;
-            }
-            let request = match (create, join, seek) {
-                (true, None, false) => online::Request::Create(khet_protocol::NewGame {
-                    setup,
-                    clock,
-                    color,
-                    rated,
-                    listed,
-                }),
-                (false, Some(code), false) => online::Request::Join(code),
-                (false, None, true) => online::Request::Seek { clock, rated },
-                _ => return Err(Failure::Input("say --create, --join CODE or --seek".into())),
-            };
-            let strength = match (level, movetime) {
-                (Some(level), _) => online::Strength::Level(level),
-                (None, Some(ms)) => {
-                    online::Strength::MoveTime(std::time::Duration::from_millis(ms))
-                }
-                (None, None) => online::Strength::Level(khet_engine::Level::Master),
-            };
-            let online = online::Online {
-                server,
-                request,
-                strength,
-                name,
-                identity: identity.unwrap_or_else(online::default_identity),
-            };
-            online::play(&online, out)
-        }
+        Command::Online { args } => online_game(args, out),
         Command::Puzzles {
             action: PuzzleAction::Mine { games, out: file },
         } => puzzles::mine(games, file.as_deref(), out),
         Command::Puzzles {
             action: PuzzleAction::Verify { path },
         } => puzzles::verify(&path, out),
+    }
+}
+
+/// The search's options from `search`'s switches (each names the old behaviour it turns back).
+fn search_options(
+    threads: usize,
+    one_ply_reductions: bool,
+    no_late_move_pruning: bool,
+) -> khet_engine::search::Options {
+    khet_engine::search::Options {
+        threads,
+        graded_reductions: !one_ply_reductions,
+        late_move_pruning: !no_late_move_pruning,
+        ..Default::default()
+    }
+}
+
+/// A match's plan from `match`'s arguments: the opening plies' default, the book read, and the
+/// logs of the runs it resumes read against the plan.
+fn match_plan(
+    a: &matches::Contender,
+    games: u32,
+    movetime: u64,
+    sprt: Option<matches::Sprt>,
+    opening_plies: Option<usize>,
+    records: Option<PathBuf>,
+    book: Option<PathBuf>,
+    resume: &[PathBuf],
+) -> Result<matches::MatchPlan, Failure> {
+    let mut plan = matches::MatchPlan {
+        games,
+        movetime: std::time::Duration::from_millis(movetime),
+        opening_plies: opening_plies.unwrap_or(if sprt.is_some() { 4 } else { 0 }),
+        sprt,
+        records,
+        book: book
+            .map(|path| matches::read_book(&path))
+            .transpose()
+            .map_err(Failure::Input)?,
+        resume: Vec::new(),
+    };
+    plan.resume = matches::read_resume(resume, a, &plan).map_err(Failure::Input)?;
+    Ok(plan)
+}
+
+/// The opening book's plan from `openings`' arguments.
+fn openings_plan(
+    records: Vec<PathBuf>,
+    file: PathBuf,
+    plies: u32,
+    movetime: u64,
+    jobs: usize,
+) -> openings::Plan {
+    openings::Plan {
+        records,
+        file,
+        plies: plies as usize,
+        movetime: std::time::Duration::from_millis(movetime),
+        jobs,
+    }
+}
+
+/// Where Texel tuning takes its positions: the game records given, or else seeded self-play.
+fn texel_source(games: u32, depth: u32, threads: usize, records: Vec<PathBuf>) -> texel::Source {
+    if records.is_empty() {
+        texel::Source::SelfPlay {
+            games,
+            depth,
+            threads,
+        }
+    } else {
+        texel::Source::Records(records)
+    }
+}
+
+/// Plays `online`: trusts the certificate given, asks the server for the game and plays it.
+fn online_game(args: OnlineArgs, out: &mut Out<impl std::io::Write>) -> Result<(), Failure> {
+    let OnlineArgs {
+        server,
+        create,
+        join,
+        seek,
+        setup,
+        clock,
+        color,
+        rated,
+        listed,
+        movetime,
+        level,
+        name,
+        trust_cert,
+        identity,
+    } = args;
+    if let Some(cert) = trust_cert {
+        khet_protocol::client::trust_certificate(&cert)
+            .map_err(|e| Failure::Input(e.to_string()))?;
+    }
+    let request = online_request(create, join, seek, setup, clock, color, rated, listed)?;
+    let online = online::Online {
+        server,
+        request,
+        strength: online_strength(level, movetime),
+        name,
+        identity: identity.unwrap_or_else(online::default_identity),
+    };
+    online::play(&online, out)
+}
+
+/// What `online` asks the server for: a new game, a seat by its code, or quick pairing; exactly
+/// one of the three must be asked.
+fn online_request(
+    create: bool,
+    join: Option<String>,
+    seek: bool,
+    setup: String,
+    clock: Option<khet_protocol::ClockSpec>,
+    color: khet_protocol::SeatChoice,
+    rated: bool,
+    listed: bool,
+) -> Result<online::Request, Failure> {
+    match (create, join, seek) {
+        (true, None, false) => Ok(online::Request::Create(khet_protocol::NewGame {
+            setup,
+            clock,
+            color,
+            rated,
+            listed,
+        })),
+        (false, Some(code), false) => Ok(online::Request::Join(code)),
+        (false, None, true) => Ok(online::Request::Seek { clock, rated }),
+        _ => Err(Failure::Input("say --create, --join CODE or --seek".into())),
+    }
+}
+
+/// How the engine plays online: at a level, or as Master with a fixed time a move (Master at
+/// the clock's pace when neither is given).
+fn online_strength(level: Option<khet_engine::Level>, movetime: Option<u64>) -> online::Strength {
+    match (level, movetime) {
+        (Some(level), _) => online::Strength::Level(level),
+        (None, Some(ms)) => online::Strength::MoveTime(std::time::Duration::from_millis(ms)),
+        (None, None) => online::Strength::Level(khet_engine::Level::Master),
     }
 }
 

@@ -2,6 +2,11 @@
 //! mid-game and started again on the same data; both ride it out and agree on the result, and
 //! the server's record of the game replays to it.
 
+/// The server's tests' certificate maker, shared rather than copied.
+#[path = "../../khet-server/tests/common/certificate.rs"]
+mod certificate;
+
+use certificate::certificate;
 use khet_server::Settings;
 use khet_server::store::Store;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -244,35 +249,6 @@ fn online_refuses_bad_arguments_at_once() {
     assert!(err.contains("broken:1: not an identity"), "{err}");
     assert_eq!(std::fs::read(&broken).unwrap(), b"\xff\xfe not hex");
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// A self-signed certificate for `localhost`, made as a club would (openssl): (cert, key).
-fn certificate(dir: &Path) -> (PathBuf, PathBuf) {
-    let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
-    let out = Command::new("openssl")
-        .args([
-            "req",
-            "-x509",
-            "-newkey",
-            "ec",
-            "-pkeyopt",
-            "ec_paramgen_curve:P-256",
-        ])
-        .args(["-nodes", "-days", "2", "-subj", "/CN=localhost"])
-        .args(["-addext", "subjectAltName=DNS:localhost"])
-        .args(["-addext", "basicConstraints=critical,CA:FALSE"])
-        .arg("-keyout")
-        .arg(&key)
-        .arg("-out")
-        .arg(&cert)
-        .output()
-        .expect("openssl runs (.ci/test installs it)");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (cert, key)
 }
 
 #[test]

@@ -87,7 +87,7 @@ impl fmt::Display for PositionErrorKind {
             PositionErrorKind::NeedsDigit(kind) => write!(
                 f,
                 "'{}' ({}) needs an orientation digit",
-                letter(*kind),
+                kind.letter(),
                 kind.name()
             ),
             PositionErrorKind::BadDigit { digit, kind } => write!(
@@ -125,34 +125,6 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
-/// The position-string letter of a kind (lower case; Silver's are written in upper case).
-pub(crate) fn letter(kind: Kind) -> char {
-    match kind {
-        Kind::Pharaoh => 'k',
-        Kind::Sphinx => 'x',
-        Kind::Pyramid => 'p',
-        Kind::Anubis => 'a',
-        Kind::Scarab => 's',
-        Kind::Djed => 'd',
-        Kind::Obelisk => 'o',
-        Kind::Eye => 'e',
-    }
-}
-
-fn kind_of(letter: char) -> Option<Kind> {
-    Some(match letter.to_ascii_lowercase() {
-        'k' => Kind::Pharaoh,
-        'x' => Kind::Sphinx,
-        'p' => Kind::Pyramid,
-        'a' => Kind::Anubis,
-        's' => Kind::Scarab,
-        'd' => Kind::Djed,
-        'o' => Kind::Obelisk,
-        'e' => Kind::Eye,
-        _ => return None,
-    })
-}
-
 fn digit_of(piece: Piece) -> Option<u8> {
     match piece.kind() {
         Kind::Pharaoh => None,
@@ -177,7 +149,7 @@ fn position_to_string(position: &Position) -> String {
                         out.push((b'0' + run) as char);
                     }
                     run = 0;
-                    let l = letter(p.kind());
+                    let l = p.kind().letter();
                     out.push(if p.color() == Color::Silver {
                         l.to_ascii_uppercase()
                     } else {
@@ -282,7 +254,7 @@ pub fn parse_position_with(text: &str, rules: Rules) -> Result<Position, Positio
                     return Err(err(at, PositionErrorKind::ZeroRun));
                 }
                 file += run as usize;
-            } else if let Some(kind) = kind_of(ch) {
+            } else if let Some(kind) = Kind::from_letter(ch) {
                 let color = if ch.is_ascii_uppercase() {
                     Color::Silver
                 } else {
@@ -357,11 +329,49 @@ impl fmt::Display for Position {
     }
 }
 
+impl Position {
+    /// The board as a diagram in the key of `docs/rules.md` (Diagrams; upper case Silver), rank 8
+    /// on top, with the reserved squares marked (`+` Silver's, `~` Red's), and a last line saying
+    /// who moves.
+    pub fn diagram(&self) -> String {
+        let mut f = String::new();
+        self.write_diagram(&mut f)
+            .unwrap_or_else(|_| unreachable!("writing to a String cannot fail"));
+        f
+    }
+
+    fn write_diagram(&self, f: &mut String) -> fmt::Result {
+        use std::fmt::Write;
+        for rank in Rank::ALL.iter().rev() {
+            write!(f, "{} ", rank.char())?;
+            for file in File::ALL {
+                let sq = Square::from_coords(file, *rank);
+                let text = match self.piece_at(sq) {
+                    Some(p) => diagram_token(p),
+                    None => match crate::position::reserved_for(sq) {
+                        Some(Color::Silver) => "+".to_string(),
+                        Some(Color::Red) => "~".to_string(),
+                        None => ".".to_string(),
+                    },
+                };
+                write!(f, "{text:^5}")?;
+            }
+            writeln!(f)?;
+        }
+        write!(f, "  ")?;
+        for file in File::ALL {
+            write!(f, "{:^5}", file.char())?;
+        }
+        writeln!(f)?;
+        write!(f, "{} to move ({})", self.side_to_move(), self.edition())
+    }
+}
+
 /// The diagram token of a piece, in the key of `docs/rules.md` (Diagrams): `PNE`, `S/`, `AN`,
 /// `XS`, `K`, plus `D\` (Djed), `O`/`OO` (obelisk, stack) and `E/` (Eye). Upper case is Silver.
 pub fn diagram_token(p: Piece) -> String {
     let mut s = String::new();
-    let l = letter(p.kind());
+    let l = p.kind().letter();
     let cased = |c: char| {
         if p.color() == Color::Silver {
             c.to_ascii_uppercase()

@@ -146,6 +146,27 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The kind's letter in position strings (lower case; Silver's are written in upper case).
+    pub(crate) fn letter(self) -> char {
+        match self {
+            Kind::Pharaoh => 'k',
+            Kind::Sphinx => 'x',
+            Kind::Pyramid => 'p',
+            Kind::Anubis => 'a',
+            Kind::Scarab => 's',
+            Kind::Djed => 'd',
+            Kind::Obelisk => 'o',
+            Kind::Eye => 'e',
+        }
+    }
+
+    /// The kind a position string's letter (either case) stands for.
+    pub(crate) fn from_letter(letter: char) -> Option<Kind> {
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.letter() == letter.to_ascii_lowercase())
+    }
+
     /// Every kind, in discriminant order.
     pub const ALL: [Kind; 8] = [
         Kind::Pharaoh,
@@ -247,7 +268,7 @@ impl FromStr for Kind {
             .find(|k| {
                 k.name().eq_ignore_ascii_case(&lower)
                     || (*k == Kind::Eye && lower == "eye")
-                    || lower == crate::notation::letter(*k).to_string()
+                    || lower == k.letter().to_string()
             })
             .ok_or_else(|| {
                 ParseNameError::new(

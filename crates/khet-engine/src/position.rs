@@ -5,7 +5,7 @@
 //! move, [`Position::try_play`] refuses it with the reason, [`Position::play_unchecked`] trusts
 //! the caller (the search, with moves from the generator).
 
-use crate::laser::Hits;
+use crate::laser::hits::Hits;
 use crate::moves::Move;
 use crate::piece::cell::{self, EMPTY, OFF};
 use crate::piece::{Color, Kind, Piece};
@@ -547,43 +547,5 @@ pub const fn sphinx_directions(color: Color) -> [crate::Direction; 2] {
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position(\"{self}\")")
-    }
-}
-
-impl Position {
-    /// The board as a diagram in the key of `docs/rules.md` (Diagrams; upper case Silver), rank 8
-    /// on top, with the reserved squares marked (`+` Silver's, `~` Red's), and a last line saying
-    /// who moves.
-    pub fn diagram(&self) -> String {
-        let mut f = String::new();
-        self.write_diagram(&mut f)
-            .unwrap_or_else(|_| unreachable!("writing to a String cannot fail"));
-        f
-    }
-
-    fn write_diagram(&self, f: &mut String) -> fmt::Result {
-        use std::fmt::Write;
-        for rank in crate::Rank::ALL.iter().rev() {
-            write!(f, "{} ", rank.char())?;
-            for file in crate::File::ALL {
-                let sq = Square::from_coords(file, *rank);
-                let text = match self.piece_at(sq) {
-                    Some(p) => crate::notation::diagram_token(p),
-                    None => match reserved_for(sq) {
-                        Some(Color::Silver) => "+".to_string(),
-                        Some(Color::Red) => "~".to_string(),
-                        None => ".".to_string(),
-                    },
-                };
-                write!(f, "{text:^5}")?;
-            }
-            writeln!(f)?;
-        }
-        write!(f, "  ")?;
-        for file in crate::File::ALL {
-            write!(f, "{:^5}", file.char())?;
-        }
-        writeln!(f)?;
-        write!(f, "{} to move ({})", self.side, self.edition)
     }
 }

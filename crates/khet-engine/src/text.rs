@@ -1,5 +1,6 @@
-//! What every text reader of the crate shares: the error for a word that names nothing, and the
-//! escaping that keeps a user's text on one line when an error quotes it.
+//! What every text reader of the crate shares: the error for a word that names nothing, the
+//! escaping that keeps a user's text on one line when an error quotes it, and the bounded read
+//! that its callers' file readers share.
 
 use std::fmt;
 
@@ -85,6 +86,16 @@ impl fmt::Display for ParseNameError {
 }
 
 impl std::error::Error for ParseNameError {}
+
+/// At most `max + 1` bytes from `source`: enough for a reader of the crate's files (setups,
+/// records, books) to see that one is bigger than it takes and refuse it, without reading a huge
+/// file whole. The engine opens no files; the game and the command line hand it what they open.
+pub fn read_bounded(source: impl std::io::Read, max: usize) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    source.take(max as u64 + 1).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
 
 #[cfg(test)]
 mod tests {

@@ -47,31 +47,6 @@ async fn open_read_only(file: &Path) -> Result<SqliteConnection, sqlx::Error> {
         .await
 }
 
-/// `sqlite://` and `file`, percent-encoded, and `mode`: for the `Any` driver, which takes only a
-/// URL. Every byte but the unreserved ones and `/` is encoded, so `?`, `#`, `%` and spaces in a
-/// folder's name stay part of the path; a name that is not UTF-8 is refused by the driver (a
-/// lossy name would open another file).
-pub fn sqlite_url(file: &Path, mode: &str) -> String {
-    #[cfg(unix)]
-    let bytes = std::os::unix::ffi::OsStrExt::as_bytes(file.as_os_str()).to_vec();
-    // Windows' paths are UTF-16: one that is not Unicode keeps a replacement character, which
-    // names no file, so the driver refuses it as on Unix. `\` is written as `/`, which SQLite
-    // takes there too.
-    #[cfg(not(unix))]
-    let bytes = file.to_string_lossy().replace('\\', "/").into_bytes();
-    let mut url = String::from("sqlite://");
-    for &b in &bytes {
-        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
-            url.push(char::from(b));
-        } else {
-            url.push_str(&format!("%{b:02X}"));
-        }
-    }
-    url.push_str("?mode=");
-    url.push_str(mode);
-    url
-}
-
 /// What a copy holds, to say so: its games and players.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Contents {

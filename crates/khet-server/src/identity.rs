@@ -7,7 +7,7 @@ use khet_protocol::Refusal;
 use std::net::IpAddr;
 use std::time::Duration;
 
-use crate::messages::Refused;
+use crate::refused::Refused;
 
 /// A day, the window of [`IdentityPolicy::rated_per_pair_per_day`].
 pub const DAY_MS: u64 = 24 * 60 * 60 * 1000;

@@ -19,6 +19,7 @@ pub mod messages;
 pub mod metrics;
 mod play;
 pub mod rating;
+pub mod refused;
 pub mod remote;
 pub mod room;
 pub mod seal;

@@ -258,6 +258,33 @@ impl Place {
         }
     }
 
+    /// The lock on the built-in database's folder, held while serving: one server a folder,
+    /// and no restore under it (none for a database server).
+    fn lock(&self) -> Result<Option<std::fs::File>, String> {
+        match self {
+            Place::Server(_) => Ok(None),
+            Place::Folder(data) => khet_server::backup::lock_folder(data).map(Some),
+        }
+    }
+
+    /// Opens the store kept here, and names it for messages (a URL without its password).
+    async fn open(self) -> Result<(Store, String), String> {
+        match self {
+            Place::Server(url) => {
+                let store = Store::open(&url)
+                    .await
+                    .map_err(|e| format!("{}: {e}", redacted(&url)))?;
+                Ok((store, redacted(&url)))
+            }
+            Place::Folder(data) => {
+                let store = Store::open_folder(&data)
+                    .await
+                    .map_err(|e| format!("{}: {e}", data.display()))?;
+                Ok((store, data.display().to_string()))
+            }
+        }
+    }
+
     fn of(cli: &Cli) -> Result<Place, String> {
         match (&cli.database, &cli.data) {
             (Some(url), _) => Ok(Place::Server(url.clone())),
@@ -280,22 +307,8 @@ async fn run(
         khet_server::seal::warn_if_others_read(config);
     }
     // Held until the server ends: one server a data folder, and no restore under it.
-    let mut _lock = None;
-    let (store, where_) = match place {
-        Place::Server(url) => {
-            let store = Store::open(&url)
-                .await
-                .map_err(|e| format!("{}: {e}", redacted(&url)))?;
-            (store, redacted(&url))
-        }
-        Place::Folder(data) => {
-            _lock = Some(khet_server::backup::lock_folder(&data)?);
-            let store = Store::open_folder(&data)
-                .await
-                .map_err(|e| format!("{}: {e}", data.display()))?;
-            (store, data.display().to_string())
-        }
-    };
+    let _lock = place.lock()?;
+    let (store, where_) = place.open().await?;
     let tls = match (&args.tls_cert, &args.tls_key) {
         (Some(cert), Some(key)) => Some(khet_server::tls::Tls::from_pem_files(cert, key)?),
         _ => None,
@@ -315,6 +328,15 @@ async fn run(
     let mut stdout = std::io::stdout();
     let _ = writeln!(stdout, "listening on {scheme}://{addr}\ndata in {where_}");
     let _ = stdout.flush();
+    check_times(&args)?;
+    let settings = server_settings(args, tls, admin)?;
+    khet_server::serve(listener, store, settings, shutdown())
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// Refuses a time option (seconds or hours) outside its range.
+fn check_times(args: &Args) -> Result<(), String> {
     if !(0.0..=86_400.0).contains(&args.abandon_grace) {
         return Err("--abandon-grace is 0 to 86400 seconds".into());
     }
@@ -327,7 +349,17 @@ async fn run(
     if !(0.0..=604_800.0).contains(&args.withdraw_open_after) {
         return Err("--withdraw-open-after is 0 to 604800 seconds (a week)".into());
     }
-    let settings = khet_server::Settings {
+    Ok(())
+}
+
+/// The server's settings from its options, with the certificate and the admin socket made
+/// ready (and, for a node of a cluster, its secret and password read).
+fn server_settings(
+    args: Args,
+    tls: Option<khet_server::tls::Tls>,
+    admin: Option<std::sync::Arc<khet_server::admin::Socket>>,
+) -> Result<khet_server::Settings, String> {
+    Ok(khet_server::Settings {
         limits: LimitSettings {
             sockets_per_address: args.sockets_per_address,
             connects_per_minute: args.connects_per_minute,
@@ -344,49 +376,14 @@ async fn run(
             withdraw_after: Duration::from_secs_f64(args.withdraw_open_after),
         },
         cluster: match args.broker {
-            Some(broker) => {
-                let node = match args.node {
-                    Some(node) => node,
-                    None => {
-                        khet_protocol::new_secret().map_err(|e| e.to_string())?[..8].to_string()
-                    }
-                };
-                if node.is_empty() || !node.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
-                    return Err("--node is letters, digits and dashes".into());
-                }
-                if args.cluster.is_empty()
-                    || !args
-                        .cluster
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || c == '-')
-                {
-                    return Err("--cluster is letters, digits and dashes".into());
-                }
-                let secret = args.cluster_secret_file.as_deref().ok_or(
-                    "--broker needs --cluster-secret-file: the secret the nodes share, which \
-                     signs their messages (at least 32 bytes; docs/server.md)",
-                )?;
-                khet_server::seal::warn_if_others_read(secret);
-                let secret = khet_server::seal::SharedSecret::from_file(secret)?;
-                let broker_password = match &args.broker_password_file {
-                    Some(file) => {
-                        khet_server::seal::warn_if_others_read(file);
-                        let bytes = khet_server::seal::read_secret_file(file)?;
-                        let password = String::from_utf8(bytes)
-                            .map_err(|_| format!("{}: not UTF-8 text", file.display()))?;
-                        Some(khet_server::seal::Hidden(password))
-                    }
-                    None => None,
-                };
-                Some(khet_server::ClusterSettings {
-                    name: args.cluster,
-                    broker,
-                    node,
-                    secret,
-                    broker_password,
-                    lease: Duration::from_secs_f64(args.lease),
-                })
-            }
+            Some(broker) => Some(cluster_settings(
+                broker,
+                args.node,
+                args.cluster,
+                args.cluster_secret_file.as_deref(),
+                args.broker_password_file.as_ref(),
+                args.lease,
+            )?),
             None => None,
         },
         tls,
@@ -396,10 +393,58 @@ async fn run(
             rated_per_pair_per_day: args.rated_per_pair_per_day,
             bar_holds_network: Duration::from_secs_f64(args.bar_holds_network * 3600.0),
         },
+    })
+}
+
+/// A node's settings in the cluster sharing `broker`: the node's name (a new random one unless
+/// given) and the cluster's checked, the shared secret and Redis's password read from their
+/// files.
+fn cluster_settings(
+    broker: String,
+    node: Option<String>,
+    cluster: String,
+    secret_file: Option<&std::path::Path>,
+    password_file: Option<&PathBuf>,
+    lease: f64,
+) -> Result<khet_server::ClusterSettings, String> {
+    let node = match node {
+        Some(node) => node,
+        None => khet_protocol::new_secret().map_err(|e| e.to_string())?[..8].to_string(),
     };
-    khet_server::serve(listener, store, settings, shutdown())
-        .await
-        .map_err(|e| e.to_string())
+    if node.is_empty() || !node.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+        return Err("--node is letters, digits and dashes".into());
+    }
+    if cluster.is_empty()
+        || !cluster
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-')
+    {
+        return Err("--cluster is letters, digits and dashes".into());
+    }
+    let secret = secret_file.ok_or(
+        "--broker needs --cluster-secret-file: the secret the nodes share, which \
+         signs their messages (at least 32 bytes; docs/server.md)",
+    )?;
+    khet_server::seal::warn_if_others_read(secret);
+    let secret = khet_server::seal::SharedSecret::from_file(secret)?;
+    let broker_password = match password_file {
+        Some(file) => {
+            khet_server::seal::warn_if_others_read(file);
+            let bytes = khet_server::seal::read_secret_file(file)?;
+            let password = String::from_utf8(bytes)
+                .map_err(|_| format!("{}: not UTF-8 text", file.display()))?;
+            Some(khet_server::seal::Hidden(password))
+        }
+        None => None,
+    };
+    Ok(khet_server::ClusterSettings {
+        name: cluster,
+        broker,
+        node,
+        secret,
+        broker_password,
+        lease: Duration::from_secs_f64(lease),
+    })
 }
 
 /// `backup`, `restore` and `admin`.

@@ -3,9 +3,10 @@
 //! the little a room asks of the server around it ([`RoomHost`]). A leaf: the hub, the rooms,
 //! the proxies and the connections all speak these types, and none of them is needed here.
 
-use crate::store::{PlayerRow, StoreError};
+pub use crate::refused::Refused;
+use crate::store::PlayerRow;
 use khet_engine::Color;
-use khet_protocol::{ClientMsg, OpenGame, Refusal};
+use khet_protocol::{ClientMsg, OpenGame};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{broadcast, oneshot};
@@ -13,56 +14,6 @@ use tokio::sync::{broadcast, oneshot};
 /// A message for the connections following a game: its event number (none for presence) and
 /// its JSON, made once for all of them.
 pub type Out = (Option<u64>, Arc<str>);
-
-/// The reason of [`Refused::unavailable`], as the client reads it.
-const UNAVAILABLE: &str = "the game's server is not answering; reconnect";
-
-/// A refusal: its code and a sentence.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refused {
-    /// The code.
-    pub code: Refusal,
-    /// Why, in a sentence.
-    pub reason: String,
-    /// The game's node is not answering: see [`Refused::unavailable`].
-    unavailable: bool,
-}
-
-impl Refused {
-    /// A refusal with `code` and `reason`.
-    pub fn new(code: Refusal, reason: impl Into<String>) -> Refused {
-        Refused {
-            code,
-            reason: reason.into(),
-            unavailable: false,
-        }
-    }
-
-    /// The refusal when the game's node does not answer (or no longer holds the game): the
-    /// client's connection is closed instead, so that it reconnects and finds the game where it
-    /// is now.
-    pub fn unavailable() -> Refused {
-        Refused {
-            unavailable: true,
-            ..Refused::new(Refusal::Storage, UNAVAILABLE)
-        }
-    }
-
-    /// Whether this is [`Refused::unavailable`].
-    pub fn is_unavailable(&self) -> bool {
-        self.unavailable
-    }
-}
-
-impl From<StoreError> for Refused {
-    fn from(e: StoreError) -> Refused {
-        crate::metrics::failed("storing", &e);
-        Refused::new(
-            Refusal::Storage,
-            "the server could not store that; nothing changed",
-        )
-    }
-}
 
 /// A connection following the game.
 pub struct Attached {

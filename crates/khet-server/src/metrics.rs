@@ -176,39 +176,53 @@ fn metric(out: &mut String, name: &str, kind: &str, help: &str, value: impl std:
 /// The counters in Prometheus' text format, with the hub's own gauges: games live, in the lobby,
 /// and waiting for an opponent (listed or not). Counts only: no game's code is ever a label.
 pub fn render(live_games: usize, open_games: usize, waiting_games: usize) -> String {
-    let m = &METRICS;
     let mut out = String::new();
-    let get = |a: &AtomicU64| a.load(Relaxed);
+    render_connections(&mut out);
+    render_games(&mut out, live_games, open_games, waiting_games);
+    render_moves(&mut out);
+    render_refusals(&mut out);
+    render_store_and_cluster(&mut out);
+    out
+}
+
+/// The players' connections: open now, and accepted in all.
+fn render_connections(out: &mut String) {
+    let m = &METRICS;
     metric(
-        &mut out,
+        out,
         "khet_connections_open",
         "gauge",
         "Players' WebSocket connections open now.",
         m.connections_open.load(Relaxed),
     );
     metric(
-        &mut out,
+        out,
         "khet_connections_total",
         "counter",
         "Players' WebSocket connections accepted.",
-        get(&m.connections),
+        m.connections.load(Relaxed),
     );
+}
+
+/// The games: the hub's gauges (live, in the lobby, waiting), then those created and finished.
+fn render_games(out: &mut String, live_games: usize, open_games: usize, waiting_games: usize) {
+    let m = &METRICS;
     metric(
-        &mut out,
+        out,
         "khet_games_live",
         "gauge",
         "Games whose room runs on this node now.",
         live_games,
     );
     metric(
-        &mut out,
+        out,
         "khet_games_open",
         "gauge",
         "Games in the lobby, waiting for an opponent.",
         open_games,
     );
     metric(
-        &mut out,
+        out,
         "khet_games_waiting",
         "gauge",
         "Games of this node waiting for an opponent, listed or not (bounded per player and \
@@ -216,20 +230,24 @@ pub fn render(live_games: usize, open_games: usize, waiting_games: usize) -> Str
         waiting_games,
     );
     metric(
-        &mut out,
+        out,
         "khet_games_created_total",
         "counter",
         "Games created on this node.",
-        get(&m.games_created),
+        m.games_created.load(Relaxed),
     );
     metric(
-        &mut out,
+        out,
         "khet_games_finished_total",
         "counter",
         "Games that ended on this node.",
-        get(&m.games_finished),
+        m.games_finished.load(Relaxed),
     );
-    let h = &m.moves;
+}
+
+/// The histogram of the moves' round trips: its buckets, sum and count.
+fn render_moves(out: &mut String) {
+    let h = &METRICS.moves;
     let _ = writeln!(
         out,
         "# HELP khet_move_seconds From a player's move arriving to the server's answer (stored \
@@ -239,17 +257,22 @@ pub fn render(live_games: usize, open_games: usize, waiting_games: usize) -> Str
         let _ = writeln!(
             out,
             "khet_move_seconds_bucket{{le=\"{bound}\"}} {}",
-            get(bucket)
+            bucket.load(Relaxed)
         );
     }
-    let count = get(&h.count);
+    let count = h.count.load(Relaxed);
     let _ = writeln!(out, "khet_move_seconds_bucket{{le=\"+Inf\"}} {count}");
     #[allow(clippy::cast_precision_loss)] // microseconds summed: exact far past any uptime
-    let sum = get(&h.sum_micros) as f64 / 1e6;
+    let sum = h.sum_micros.load(Relaxed) as f64 / 1e6;
     let _ = writeln!(
         out,
         "khet_move_seconds_sum {sum}\nkhet_move_seconds_count {count}"
     );
+}
+
+/// The refusals sent, by code, and what the rate limits turned away or refused.
+fn render_refusals(out: &mut String) {
+    let m = &METRICS;
     let _ = writeln!(
         out,
         "# HELP khet_refusals_total Refusals sent to clients, by the protocol's code.\n\
@@ -259,42 +282,46 @@ pub fn render(live_games: usize, open_games: usize, waiting_games: usize) -> Str
         let _ = writeln!(out, "khet_refusals_total{{code=\"{code}\"}} {n}");
     }
     metric(
-        &mut out,
+        out,
         "khet_rate_limited_total",
         "counter",
         "Connections turned away and messages refused by the rate limits.",
-        get(&m.rate_limited),
+        m.rate_limited.load(Relaxed),
     );
+}
+
+/// The database's and the broker's failures, and the cluster's takeovers and dropped messages.
+fn render_store_and_cluster(out: &mut String) {
+    let m = &METRICS;
     metric(
-        &mut out,
+        out,
         "khet_database_errors_total",
         "counter",
         "Failed database statements.",
-        get(&m.database_errors),
+        m.database_errors.load(Relaxed),
     );
     metric(
-        &mut out,
+        out,
         "khet_broker_errors_total",
         "counter",
         "Failures of the broker (Redis): publishing, requests, lost connections.",
-        get(&m.broker_errors),
+        m.broker_errors.load(Relaxed),
     );
     metric(
-        &mut out,
+        out,
         "khet_lease_takeovers_total",
         "counter",
         "Games of a node gone taken up by this node.",
-        get(&m.takeovers),
+        m.takeovers.load(Relaxed),
     );
     metric(
-        &mut out,
+        out,
         "khet_cluster_messages_dropped_total",
         "counter",
         "Messages heard on the broker and dropped: not sealed with this cluster's secret, \
          outside the time window, or heard already.",
-        get(&m.cluster_dropped),
+        m.cluster_dropped.load(Relaxed),
     );
-    out
 }
 
 #[cfg(test)]

@@ -5,8 +5,9 @@
 
 mod common;
 
+use common::replayed;
 use common::services::Redis;
-use common::{Backend, Client, Db, Server, claim_abandoned_win, pharaoh_line, play_line, replayed};
+use common::{Backend, Client, Db, Server, claim_abandoned_win, metric, pharaoh_line, play_line};
 use khet_engine::{Color, GameResult, WinReason};
 use khet_protocol::{ClientMsg, ClockSpec, NewGame, SeatChoice, Status};
 
@@ -249,12 +250,28 @@ fn a_game_created_while_its_node_looks_for_games_to_take_up_is_run_once() {
     // A game it is creating is one of them for a moment; taken up then, it would run in two
     // rooms, and the creator, following the first, would never see the joiner's start.
     let db = Db::new(Backend::Postgres, "creating");
-    let a = node_with(&db, "a", "1", &["--connects-per-minute", "1000"]);
-    for _ in 0..40 {
+    let a = node_with(
+        &db,
+        "a",
+        "1",
+        &[
+            "--connects-per-minute",
+            "1000",
+            "--sockets-per-address",
+            "200",
+        ],
+    );
+    const GAMES: usize = 40;
+    let mut players = Vec::new();
+    for _ in 0..GAMES {
         let (mut silver, mut red, _code) = common::pair(&a.url, common::casual());
         silver.play("e1e2");
         red.until("the move", |c| c.plies() == 1);
+        players.push((silver, red));
     }
+    // Each game in one room: as many rooms as games, none taken over from itself.
+    assert_eq!(metric(&a, "khet_games_live"), GAMES as f64, "rooms");
+    assert_eq!(metric(&a, "khet_lease_takeovers_total"), 0.0, "takeovers");
 }
 
 /// Publishes `payload` on `channel` of the tests' Redis, as anyone who reaches it can: how many

@@ -10,7 +10,8 @@ mod common;
 
 use common::services::{Postgres, Redis};
 use common::{
-    Backend, Client, Db, PATIENCE, Server, TempDir, casual, pharaoh_line, play_line, replayed,
+    Backend, Client, Db, PATIENCE, Server, TempDir, casual, metric, pharaoh_line, play_line,
+    replayed,
 };
 use khet_protocol::{ClientMsg, Refusal};
 use std::path::Path;
@@ -77,15 +78,6 @@ fn servers(db: &Db, nodes: usize) -> Vec<Server> {
     (0..nodes)
         .map(|i| node(db, Redis::get(), &format!("n{i}"), "10", &[], None))
         .collect()
-}
-
-/// Sample `name` of `server`'s `/metrics` (0 before it is counted).
-fn metric(server: &Server, name: &str) -> f64 {
-    let (status, body) = server.get("/metrics");
-    assert_eq!(status, 200, "{body}");
-    body.lines()
-        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
-        .unwrap_or(0.0)
 }
 
 /// Polls `done` until it holds; fails after [`PATIENCE`], saying what never came.

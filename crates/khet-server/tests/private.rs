@@ -6,19 +6,10 @@
 mod common;
 
 use common::{
-    Backend, Client, Db, PATIENCE, Server, casual, pair, pharaoh_line, play_line, replayed,
+    Backend, Client, Db, PATIENCE, Server, casual, metric, pair, pharaoh_line, play_line, replayed,
 };
 use khet_protocol::{ClientMsg, NewGame, Refusal, ServerMsg, Status};
 use std::time::{Duration, Instant};
-
-/// The value of metric `name` in `/metrics`.
-fn metric(server: &Server, name: &str) -> f64 {
-    let (status, text) = server.get("/metrics");
-    assert_eq!(status, 200, "{text}");
-    text.lines()
-        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
-        .unwrap_or_else(|| panic!("no {name} in /metrics:\n{text}"))
-}
 
 fn listed() -> NewGame {
     NewGame {

@@ -5,12 +5,14 @@
 //!
 //! By job: who plays ([`contenders`]: names and suffixes to the search's options), external
 //! engines over the protocol ([`external`]), where games start ([`starts`]: the setups' openings
-//! and books), the match itself ([`play`]: games, tally, records, summary), logs read back
-//! ([`resume`]), the statistics ([`sprt`]: Elo and the sequential test) and tuning ([`tune`]).
+//! and books), how a match is played ([`plan`]), the match itself ([`play`]: games, tally,
+//! records, summary), logs read back ([`resume`]), the statistics ([`sprt`]: Elo and the
+//! sequential test) and tuning ([`tune`]).
 //! Here: when a match's game ends.
 
 mod contenders;
 mod external;
+mod plan;
 mod play;
 mod resume;
 mod sprt;
@@ -18,7 +20,8 @@ mod starts;
 mod tune;
 
 pub use contenders::Contender;
-pub use play::{MatchPlan, play_match};
+pub use plan::MatchPlan;
+pub use play::play_match;
 pub use resume::read_resume;
 pub(crate) use resume::{game_score, log_text};
 pub(crate) use sprt::elo;

@@ -2,13 +2,14 @@
 
 use super::contenders::Contender;
 use super::external::External;
+use super::plan::MatchPlan;
 use super::resume::plan_line;
-use super::sprt::{Sprt, Verdict, elo};
+use super::sprt::{Verdict, elo};
 use super::starts::{color_of_a, start_of};
 use super::{LIMITS, finished};
 use crate::out::{Failure, Out, say};
 use khet_engine::eval::material;
-use khet_engine::{Color, Game, GameResult, Position, Rng, Searcher};
+use khet_engine::{Color, Game, GameResult, Rng, Searcher};
 use std::io::Write;
 use std::time::Duration;
 
@@ -104,27 +105,6 @@ impl Tally {
     }
 }
 
-/// How a match is played: the time a move, how many games at most, the random opening plies
-/// (the same for both games of a pair), and the sequential test that may end it sooner.
-pub struct MatchPlan {
-    /// Games at most (a pair's two games count two).
-    pub games: u32,
-    /// Time per move.
-    pub movetime: Duration,
-    /// Random plies played from the setup before the contenders take over.
-    pub opening_plies: usize,
-    /// A sequential probability ratio test, if one decides when to stop.
-    pub sprt: Option<Sprt>,
-    /// A folder to keep each game's record in (`game-N.ron`, which `khet-engine replay` and the
-    /// game's Open screen read), to go through the games afterwards.
-    pub records: Option<std::path::PathBuf>,
-    /// Start positions to play instead of the setups' openings, each from both sides, in turn.
-    pub book: Option<Vec<Position>>,
-    /// The results of an earlier run of the same match (its log, read by [`read_resume`]):
-    /// the match counts them and plays on from the game after them.
-    pub resume: Vec<f64>,
-}
-
 /// The contenders of a match, ready to play.
 struct Players<'a> {
     contenders: [&'a Contender; 2],
@@ -144,7 +124,23 @@ struct Outcome {
     game: Game,
 }
 
-impl Players<'_> {
+impl<'a> Players<'a> {
+    /// `a` and `b` ready to play: external engines started, the levels' settings applied.
+    fn start(a: &'a Contender, b: &'a Contender) -> Result<Self, Failure> {
+        let mut players = Players {
+            contenders: [a, b],
+            searchers: [Searcher::new(1 << 18), Searcher::new(1 << 18)],
+            engines: [None, None],
+        };
+        for (i, c) in [a, b].into_iter().enumerate() {
+            match c {
+                Contender::Engine(cmd) => players.engines[i] = Some(External::start(cmd)?),
+                Contender::Level { settings, .. } => settings.apply(&mut players.searchers[i]),
+            }
+        }
+        Ok(players)
+    }
+
     /// Plays `game` on, `a` playing `a_color`, to its end or the move limit.
     fn play(
         &mut self,
@@ -239,18 +235,17 @@ pub fn play_match(
     plan: &MatchPlan,
     out: &mut Out<impl Write>,
 ) -> Result<(), Failure> {
+    let mut players = Players::start(a, b)?;
+    let mut tally = resumed_tally(plan, out)?;
+    let verdict = play_games(&mut players, plan, &mut tally, out)?;
+    say_score(a, b, plan, &tally, verdict, out)?;
+    say_leads(a, b, &tally, out)
+}
+
+/// The tally of the games an earlier run played (none for a fresh match), after printing the
+/// plan's line and what was resumed.
+fn resumed_tally(plan: &MatchPlan, out: &mut Out<impl Write>) -> Result<Tally, Failure> {
     let mut tally = Tally::default();
-    let mut players = Players {
-        contenders: [a, b],
-        searchers: [Searcher::new(1 << 18), Searcher::new(1 << 18)],
-        engines: [None, None],
-    };
-    for (i, c) in [a, b].into_iter().enumerate() {
-        match c {
-            Contender::Engine(cmd) => players.engines[i] = Some(External::start(cmd)?),
-            Contender::Level { settings, .. } => settings.apply(&mut players.searchers[i]),
-        }
-    }
     for &score in &plan.resume {
         tally.add(score);
     }
@@ -265,6 +260,17 @@ pub fn play_match(
             tally.losses
         );
     }
+    Ok(tally)
+}
+
+/// Plays the games after those resumed, until `plan.games` or the test's verdict (asked after
+/// each pair); the verdict.
+fn play_games(
+    players: &mut Players<'_>,
+    plan: &MatchPlan,
+    tally: &mut Tally,
+    out: &mut Out<impl Write>,
+) -> Result<Verdict, Failure> {
     let mut verdict = match plan.sprt {
         Some(test) if !tally.pairs.is_empty() => test.verdict(&tally.pairs),
         _ => Verdict::Continue,
@@ -274,31 +280,7 @@ pub fn play_match(
         if verdict != Verdict::Continue {
             break;
         }
-        let (setup, game, label) = start_of(plan, g / 2)?;
-        let a_color = color_of_a(g);
-        let seed = 0x5EED_0000 + u64::from(g) * 7919;
-        let start_lead = {
-            let m = material(game.position());
-            m[0] - m[1]
-        };
-        let o = players.play(&setup, game, a_color, plan.movetime, seed, out)?;
-        if let Some((side, column)) = from_ahead(start_lead, a_color, o.score) {
-            tally.from_ahead[side][column] += 1;
-        }
-        let paired = tally.add(o.score);
-        if let Some((side, cause)) = o.draw_led {
-            tally.draws_led[cause][side] += 1;
-        }
-        if let Some(dir) = &plan.records {
-            keep_record(dir, g + 1, &setup, &o.game)?;
-        }
-        out.now(format_args!(
-            "game {} ({label}, {} plays {a_color}): {} after {} plies",
-            g + 1,
-            a.name(),
-            o.text,
-            o.plies
-        ))?;
+        let paired = play_game(players, plan, g, tally, out)?;
         if paired && let Some(test) = plan.sprt {
             verdict = test.verdict(&tally.pairs);
             if verdict != Verdict::Continue {
@@ -306,6 +288,56 @@ pub fn play_match(
             }
         }
     }
+    Ok(verdict)
+}
+
+/// Plays game `g` (from 0), counts it, keeps its record and prints its line; whether it
+/// finished a pair.
+fn play_game(
+    players: &mut Players<'_>,
+    plan: &MatchPlan,
+    g: u32,
+    tally: &mut Tally,
+    out: &mut Out<impl Write>,
+) -> Result<bool, Failure> {
+    let (setup, game, label) = start_of(plan, g / 2)?;
+    let a_color = color_of_a(g);
+    let seed = 0x5EED_0000 + u64::from(g) * 7919;
+    let start_lead = {
+        let m = material(game.position());
+        m[0] - m[1]
+    };
+    let o = players.play(&setup, game, a_color, plan.movetime, seed, out)?;
+    if let Some((side, column)) = from_ahead(start_lead, a_color, o.score) {
+        tally.from_ahead[side][column] += 1;
+    }
+    let paired = tally.add(o.score);
+    if let Some((side, cause)) = o.draw_led {
+        tally.draws_led[cause][side] += 1;
+    }
+    if let Some(dir) = &plan.records {
+        keep_record(dir, g + 1, &setup, &o.game)?;
+    }
+    let a = players.contenders[0];
+    out.now(format_args!(
+        "game {} ({label}, {} plays {a_color}): {} after {} plies",
+        g + 1,
+        a.name(),
+        o.text,
+        o.plies
+    ))?;
+    Ok(paired)
+}
+
+/// The summary's score: W/D/L, score and Elo, then the sequential test's result if one ran.
+fn say_score(
+    a: &Contender,
+    b: &Contender,
+    plan: &MatchPlan,
+    tally: &Tally,
+    verdict: Verdict,
+    out: &mut Out<impl Write>,
+) -> Result<(), Failure> {
     let played = tally.results.len();
     let (e, margin) = elo(&tally.results);
     say!(
@@ -337,6 +369,17 @@ pub fn play_match(
             test.llr(&tally.pairs)
         );
     }
+    Ok(())
+}
+
+/// The summary's leads: the draws each side let slip a Pyramid or more ahead, by cause, and
+/// (when some game started so) how the side ahead did from a start already ahead.
+fn say_leads(
+    a: &Contender,
+    b: &Contender,
+    tally: &Tally,
+    out: &mut Out<impl Write>,
+) -> Result<(), Failure> {
     let led = |side: usize| {
         let by: Vec<String> = CAUSES
             .iter()

@@ -1,7 +1,7 @@
 //! Match logs read back: a stopped match resumed where it stopped, and the games a log shows.
 
 use super::contenders::Contender;
-use super::play::MatchPlan;
+use super::plan::MatchPlan;
 use super::starts::{color_of_a, start_of};
 use khet_engine::Color;
 

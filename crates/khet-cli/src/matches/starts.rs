@@ -1,6 +1,6 @@
 //! Where a match's games start: the setups after seeded random plies, or a book of positions.
 
-use super::play::MatchPlan;
+use super::plan::MatchPlan;
 use khet_engine::{Color, Game, Position, Rng, Setup};
 
 /// The Khet 2.0 setups a match cycles through.

@@ -6,11 +6,13 @@
 //! beam is looked up in a 256 × 4 table built at compile time from the beam algebra of the rule
 //! books (see `docs/rules.md`, Beam algebra).
 //!
-//! The files by job: `shot` what a shot is ([`Hits`], [`Shot`] and its segments, [`fire`]),
+//! The files by job: `hits` what a shot does ([`Hits`]), `shot` what a shot is ([`Shot`] and
+//! its segments, [`fire`]),
 //! `trace` the tracers (jumping from piece to piece, and step by step where beam splitters
 //! stand) and the beam's lit squares, `reach` how many moves a beam is from the enemy Pharaoh
 //! ([`Reach`], on bitboards).
 
+pub(crate) mod hits;
 mod reach;
 mod shot;
 #[cfg(test)]
@@ -19,8 +21,9 @@ mod stepwise;
 mod tests;
 mod trace;
 
+pub use hits::Hits;
 pub use reach::{REACH_CAP, Reach};
-pub use shot::{Hit, HitEffect, Hits, Segment, SegmentEnd, Shot, fire};
+pub use shot::{Hit, HitEffect, Segment, SegmentEnd, Shot, fire};
 
 use crate::piece::cell::{self, OFF};
 use crate::piece::{Color, Kind};

@@ -6,7 +6,7 @@ use super::ordering::{
     HISTORY_MAX, KILLER_RANK, LMP_DEPTH, graded_reduction, history_index, late_move_count,
 };
 use super::quiesce::QUIESCENCE_PLIES;
-use super::{INF, MAX_PLY, Searcher};
+use super::{INF, MAX_PLY, Searcher, terminal_score};
 use crate::eval::WIN;
 use crate::moves::Move;
 use crate::piece::Color;
@@ -458,21 +458,6 @@ impl Searcher {
             );
         }
     }
-}
-
-/// The score of a shot that ends the game, from the mover's side, `ply` plies from the root.
-#[inline]
-pub(super) fn terminal_score(mover: Color, hits: crate::laser::Hits, ply: usize) -> Option<i32> {
-    if !hits.is_game_over() {
-        return None;
-    }
-    let mine = hits.pharaoh_hit(mover);
-    let theirs = hits.pharaoh_hit(mover.other());
-    Some(match (mine, theirs) {
-        (true, true) => 0,
-        (false, true) => WIN - ply as i32,
-        _ => -(WIN - ply as i32),
-    })
 }
 
 /// The bound a node's `best` score is, searched in a window from `alpha` to `beta`.

@@ -2,8 +2,8 @@
 //! looked at every [`CHECK_EVERY`] nodes, the book's move and the threat-space search before a
 //! timed search, the helper threads of Lazy SMP, and the root moves scored for the levels.
 
-use super::alphabeta::terminal_score;
 use super::eval_cache::EvalCache;
+use super::terminal_score;
 use super::{
     CHECK_EVERY, INF, Limits, MAX_PLY, MAX_THREADS, Options, Report, SearchResult, Searcher,
 };

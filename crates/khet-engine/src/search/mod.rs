@@ -140,6 +140,21 @@ pub const MAX_THREADS: usize = if cfg!(all(target_arch = "wasm32", target_os = "
 };
 const INF: i32 = WIN + 1000;
 
+/// The score of a shot that ends the game, from the mover's side, `ply` plies from the root.
+#[inline]
+fn terminal_score(mover: Color, hits: crate::laser::Hits, ply: usize) -> Option<i32> {
+    if !hits.is_game_over() {
+        return None;
+    }
+    let mine = hits.pharaoh_hit(mover);
+    let theirs = hits.pharaoh_hit(mover.other());
+    Some(match (mine, theirs) {
+        (true, true) => 0,
+        (false, true) => WIN - ply as i32,
+        _ => -(WIN - ply as i32),
+    })
+}
+
 /// What limits a search. Without any limit it runs until stopped.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {

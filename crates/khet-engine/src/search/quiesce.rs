@@ -1,6 +1,6 @@
 //! The quiescence search: past the horizon, only the shots that hit something.
 
-use super::alphabeta::terminal_score;
+use super::terminal_score;
 use super::{MAX_PLY, Searcher};
 use crate::laser::Hits;
 use crate::moves::Move;

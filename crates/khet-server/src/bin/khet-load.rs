@@ -86,6 +86,7 @@ struct Args {
 }
 
 /// What one run measured.
+#[derive(Default)]
 struct Report {
     label: String,
     live: i64,
@@ -744,21 +745,7 @@ fn measure(args: &Args, servers: &Servers, flood_requests: u64) -> Result<Report
     let until = begin + ramp + Duration::from_secs(args.seconds);
     let mut report = Report {
         label: servers.label.clone(),
-        live: 0,
-        peak_live: 0,
-        started: 0,
-        moves_per_second: 0.0,
-        median_ms: 0.0,
-        p99_ms: 0.0,
-        max_ms: 0.0,
-        memory_mb: 0.0,
-        kb_a_game: 0.0,
-        cpu_percent: 0.0,
-        others: None,
-        finished: 0,
-        missing: 0,
-        errors: 0,
-        flood: None,
+        ..Report::default()
     };
     println!(
         "{}: {} games at once ({} connections), a move every {} ms a bot, server {url}",
@@ -768,15 +755,7 @@ fn measure(args: &Args, servers: &Servers, flood_requests: u64) -> Result<Report
         args.think_ms
     );
     runtime.block_on(async {
-        let mut tasks = Vec::new();
-        for n in 0..u64::from(args.games) {
-            let delay = ramp.mul_f64(n as f64 / f64::from(args.games.max(1)));
-            let (urls, stats) = (urls.clone(), stats.clone());
-            tasks.push(tokio::spawn(async move {
-                tokio::time::sleep(delay).await;
-                pair(urls, n, think, until, stats).await;
-            }));
-        }
+        let tasks = start_games(args.games, &urls, &stats, think, ramp, until);
         tokio::time::sleep(ramp).await;
         let live = stats.live.load(Ordering::Relaxed);
         println!("after the ramp: {live} games live");
@@ -784,74 +763,32 @@ fn measure(args: &Args, servers: &Servers, flood_requests: u64) -> Result<Report
         let others_before = servers.others_usage();
         stats.measuring.store(true, Ordering::Relaxed);
         let window = Instant::now();
-        let mut peak_live = live;
-        if flood_requests > 0 {
-            // The window is the flood's time.
-            let addr = urls[0].trim_start_matches("ws://").to_string();
-            let over = Duration::from_secs(args.flood_seconds);
-            let answer = flood_apart(addr, flood_requests, args.flood_path.clone(), over);
-            let (ok, refused, other) = answer.await.unwrap_or((0, 0, flood_requests));
-            let seconds = window.elapsed().as_secs_f64();
-            println!(
-                "flood from 127.0.0.2: {flood_requests} requests in {seconds:.1} s: {ok} served, \
-                 {refused} refused (429), {other} other"
-            );
-            report.flood = Some((ok, refused, other, seconds));
-            peak_live = peak_live.max(stats.live.load(Ordering::Relaxed));
-        } else {
-            while Instant::now() < until {
-                tokio::time::sleep(Duration::from_secs(1)).await;
-                peak_live = peak_live.max(stats.live.load(Ordering::Relaxed));
-            }
-        }
+        let peak_live = hold_window(
+            args,
+            &urls,
+            &stats,
+            flood_requests,
+            until,
+            window,
+            live,
+            &mut report,
+        )
+        .await;
         stats.measuring.store(false, Ordering::Relaxed);
         let seconds = window.elapsed().as_secs_f64();
         let after = servers.usage();
         let others_after = servers.others_usage();
-        let moves = stats.moves.load(Ordering::Relaxed);
-        let mut rtts = stats.rtts.lock().map(|r| r.clone()).unwrap_or_default();
-        rtts.sort_unstable();
-        println!(
-            "games at once: {} at the start of the window, {peak_live} at most; {} games started",
+        report_moves(&stats, live, peak_live, seconds, &mut report);
+        report_usage(
+            idle,
+            before,
+            after,
+            others_before,
+            others_after,
             live,
-            stats.started.load(Ordering::Relaxed)
+            seconds,
+            &mut report,
         );
-        report.live = live;
-        report.peak_live = peak_live;
-        report.started = stats.started.load(Ordering::Relaxed);
-        report.moves_per_second = moves as f64 / seconds;
-        report.median_ms = percentile(&rtts, 0.5);
-        report.p99_ms = percentile(&rtts, 0.99);
-        report.max_ms = percentile(&rtts, 1.0);
-        println!(
-            "moves: {moves} in {seconds:.1} s = {:.1} a second",
-            report.moves_per_second
-        );
-        println!(
-            "round trip of a move: median {:.2} ms, p99 {:.2} ms, max {:.2} ms",
-            report.median_ms, report.p99_ms, report.max_ms
-        );
-        if let (Some((_, cpu0)), Some((kb, cpu1))) = (others_before, others_after) {
-            let share = (cpu1 - cpu0) as f64 / 100.0 / seconds * 100.0;
-            report.others = Some((kb as f64 / 1024.0, share));
-            println!(
-                "database and broker: {:.1} MB (proportional); CPU {share:.0} % of one core",
-                kb as f64 / 1024.0
-            );
-        }
-        if let (Some((idle_kb, _)), Some((_, cpu0)), Some((rss, cpu1))) = (idle, before, after) {
-            let ticks = 100.0; // USER_HZ on Linux
-            report.memory_mb = rss as f64 / 1024.0;
-            report.kb_a_game = (rss.saturating_sub(idle_kb)) as f64 / live.max(1) as f64;
-            report.cpu_percent = (cpu1 - cpu0) as f64 / ticks / seconds * 100.0;
-            println!(
-                "server: {:.1} MB idle, {:.1} MB with the games: {:.0} kB a game; CPU {:.0} % of one core",
-                idle_kb as f64 / 1024.0,
-                rss as f64 / 1024.0,
-                (rss.saturating_sub(idle_kb)) as f64 / live.max(1) as f64,
-                (cpu1 - cpu0) as f64 / ticks / seconds * 100.0
-            );
-        }
         // Let the games end (the bots stop starting new ones) and check the records.
         // Five seconds for the games near their end; the rest are left unfinished (only
         // finished games are checked), and end with the runtime.
@@ -860,6 +797,133 @@ fn measure(args: &Args, servers: &Servers, flood_requests: u64) -> Result<Report
             let _ = tokio::time::timeout_at(deadline, t).await;
         }
     });
+    check_records(servers, &stats, &mut report);
+    Ok(report)
+}
+
+/// Spawns the `games` games' pairs of bots, their starts spread evenly over `ramp`.
+fn start_games(
+    games: u32,
+    urls: &Arc<Vec<String>>,
+    stats: &Arc<Stats>,
+    think: Duration,
+    ramp: Duration,
+    until: Instant,
+) -> Vec<tokio::task::JoinHandle<()>> {
+    let mut tasks = Vec::new();
+    for n in 0..u64::from(games) {
+        let delay = ramp.mul_f64(n as f64 / f64::from(games.max(1)));
+        let (urls, stats) = (urls.clone(), stats.clone());
+        tasks.push(tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
+            pair(urls, n, think, until, stats).await;
+        }));
+    }
+    tasks
+}
+
+/// Waits out the measured window, opened at `window` with `live` games live: the flood's time
+/// (its counts go into `report`), or else until `until`; the most games live seen.
+async fn hold_window(
+    args: &Args,
+    urls: &[String],
+    stats: &Stats,
+    flood_requests: u64,
+    until: Instant,
+    window: Instant,
+    live: i64,
+    report: &mut Report,
+) -> i64 {
+    let mut peak_live = live;
+    if flood_requests > 0 {
+        // The window is the flood's time.
+        let addr = urls[0].trim_start_matches("ws://").to_string();
+        let over = Duration::from_secs(args.flood_seconds);
+        let answer = flood_apart(addr, flood_requests, args.flood_path.clone(), over);
+        let (ok, refused, other) = answer.await.unwrap_or((0, 0, flood_requests));
+        let seconds = window.elapsed().as_secs_f64();
+        println!(
+            "flood from 127.0.0.2: {flood_requests} requests in {seconds:.1} s: {ok} served, \
+             {refused} refused (429), {other} other"
+        );
+        report.flood = Some((ok, refused, other, seconds));
+        peak_live = peak_live.max(stats.live.load(Ordering::Relaxed));
+    } else {
+        while Instant::now() < until {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            peak_live = peak_live.max(stats.live.load(Ordering::Relaxed));
+        }
+    }
+    peak_live
+}
+
+/// The window's games and moves: the games live (`live` at its start, `peak_live` at most),
+/// the moves a second and their round trips, printed and put in `report`.
+fn report_moves(stats: &Stats, live: i64, peak_live: i64, seconds: f64, report: &mut Report) {
+    let moves = stats.moves.load(Ordering::Relaxed);
+    let mut rtts = stats.rtts.lock().map(|r| r.clone()).unwrap_or_default();
+    rtts.sort_unstable();
+    println!(
+        "games at once: {} at the start of the window, {peak_live} at most; {} games started",
+        live,
+        stats.started.load(Ordering::Relaxed)
+    );
+    report.live = live;
+    report.peak_live = peak_live;
+    report.started = stats.started.load(Ordering::Relaxed);
+    report.moves_per_second = moves as f64 / seconds;
+    report.median_ms = percentile(&rtts, 0.5);
+    report.p99_ms = percentile(&rtts, 0.99);
+    report.max_ms = percentile(&rtts, 1.0);
+    println!(
+        "moves: {moves} in {seconds:.1} s = {:.1} a second",
+        report.moves_per_second
+    );
+    println!(
+        "round trip of a move: median {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        report.median_ms, report.p99_ms, report.max_ms
+    );
+}
+
+/// The memory and CPU over the window (usages as (kB, CPU ticks)) of the database and broker,
+/// if counted, and of the servers against `idle`, `live` games sharing them: printed and put in
+/// `report`.
+fn report_usage(
+    idle: Option<(u64, u64)>,
+    before: Option<(u64, u64)>,
+    after: Option<(u64, u64)>,
+    others_before: Option<(u64, u64)>,
+    others_after: Option<(u64, u64)>,
+    live: i64,
+    seconds: f64,
+    report: &mut Report,
+) {
+    if let (Some((_, cpu0)), Some((kb, cpu1))) = (others_before, others_after) {
+        let share = (cpu1 - cpu0) as f64 / 100.0 / seconds * 100.0;
+        report.others = Some((kb as f64 / 1024.0, share));
+        println!(
+            "database and broker: {:.1} MB (proportional); CPU {share:.0} % of one core",
+            kb as f64 / 1024.0
+        );
+    }
+    if let (Some((idle_kb, _)), Some((_, cpu0)), Some((rss, cpu1))) = (idle, before, after) {
+        let ticks = 100.0; // USER_HZ on Linux
+        report.memory_mb = rss as f64 / 1024.0;
+        report.kb_a_game = (rss.saturating_sub(idle_kb)) as f64 / live.max(1) as f64;
+        report.cpu_percent = (cpu1 - cpu0) as f64 / ticks / seconds * 100.0;
+        println!(
+            "server: {:.1} MB idle, {:.1} MB with the games: {:.0} kB a game; CPU {:.0} % of one core",
+            idle_kb as f64 / 1024.0,
+            rss as f64 / 1024.0,
+            (rss.saturating_sub(idle_kb)) as f64 / live.max(1) as f64,
+            (cpu1 - cpu0) as f64 / ticks / seconds * 100.0
+        );
+    }
+}
+
+/// Checks each finished game's acknowledged moves against the server's record of it, and
+/// prints and puts in `report` the games checked, those missing moves and the bots' errors.
+fn check_records(servers: &Servers, stats: &Stats, report: &mut Report) {
     let errors = stats.errors.load(Ordering::Relaxed);
     let acknowledged = stats
         .acknowledged
@@ -881,5 +945,4 @@ fn measure(args: &Args, servers: &Servers, flood_requests: u64) -> Result<Report
     report.finished = acknowledged.len();
     report.missing = missing;
     report.errors = errors;
-    Ok(report)
 }

@@ -242,6 +242,27 @@ impl Browser {
         self.call("DELETE", "actions", None);
     }
 
+    /// Clicks with the mouse at `(x, y)` of the page (CSS pixels from its top left corner): the
+    /// pointer moves there, rests, presses and lets go, as a hand does. What the 3D page's
+    /// canvas needs, where no element stands for a button or a square.
+    pub fn click_at(&self, x: f64, y: f64) {
+        let (x, y) = (x.round() as i64, y.round() as i64);
+        let actions = json!({"actions": [{
+            "type": "pointer",
+            "id": "mouse",
+            "parameters": {"pointerType": "mouse"},
+            "actions": [
+                {"type": "pointerMove", "duration": 0, "origin": "viewport", "x": x, "y": y},
+                {"type": "pause", "duration": 150},
+                {"type": "pointerDown", "button": 0},
+                {"type": "pause", "duration": 150},
+                {"type": "pointerUp", "button": 0},
+            ],
+        }]});
+        self.call("POST", "actions", Some(&actions));
+        self.call("DELETE", "actions", None);
+    }
+
     /// Moves the mouse over the centre of the element `css` selects (a hover, no click).
     pub fn hover(&self, css: &str) {
         let element = self.element(css);

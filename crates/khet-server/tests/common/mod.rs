@@ -4,6 +4,8 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod certificate;
+pub mod ocr;
 pub mod services;
 
 use khet_engine::{Color, Game, GameResult, Limits, Rng, Searcher, Setup, WinReason};
@@ -24,6 +26,15 @@ static COUNTER: AtomicU64 = AtomicU64::new(1);
 
 fn unique() -> u64 {
     COUNTER.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Sample `name` of `server`'s `/metrics` (0 before it is counted).
+pub fn metric(server: &Server, name: &str) -> f64 {
+    let (status, body) = server.get("/metrics");
+    assert_eq!(status, 200, "{body}");
+    body.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or(0.0)
 }
 
 /// A number no other call in this test program gets.
@@ -803,4 +814,34 @@ pub fn join_as_red(browser: &browser::Browser, server: &Server, code: &str) -> C
         "document.getElementById('status').textContent.startsWith('Your move')",
     );
     red
+}
+
+/// The play page's square `sq` (`c1`), as a CSS selector.
+pub fn square(sq: &str) -> String {
+    format!("#board [data-square=\"{sq}\"]")
+}
+
+/// Plays `mv` (engine text) on the page as a person does: the piece's square, then the square
+/// it goes to, or a turn button.
+pub fn click_move(browser: &browser::Browser, mv: &str) {
+    let from = &mv[..2];
+    browser.click(&square(from));
+    if let Some(turn) = mv
+        .strip_suffix('+')
+        .or(mv.strip_suffix('-'))
+        .map(|_| if mv.ends_with('+') { "cw" } else { "ccw" })
+    {
+        browser.click(&format!("[data-rotate=\"{turn}\"]"));
+    } else {
+        browser.click(&square(&mv[2..4]));
+    }
+}
+
+/// The page's count of the moves it lists (two to a row, each row a `li`).
+pub const MOVES_SHOWN: &str = "[...document.querySelectorAll('#moves li')]\
+    .map(li => li.textContent).join(' ').split(/\\s+/).filter(Boolean).length";
+
+pub fn moves_shown(browser: &browser::Browser) -> usize {
+    let shown = browser.eval(MOVES_SHOWN).as_u64().unwrap_or(0);
+    usize::try_from(shown).unwrap_or(usize::MAX)
 }

@@ -1,189 +1,8 @@
-//! The pictures of the scripted tour (`khet --autoplay DIR`, `src/dev/tour`) and what each must
-//! show, as one table ([`PICTURES`]): a row a picture, with its check and the parts of it that
-//! move from run to run. The window test (`tests/e2e.rs`) runs the tour and wants every check to
-//! pass and every picture to match its reference frame (`tests/frames/`); the broken-features
-//! run (`tests/e2e_broken.rs`) leaves the drawn parts out and wants every check to fail.
-//!
-//! What is judged is the picture: where a check reads text, it reads it from the pixels
-//! ([`read_text`], Tesseract). The notes beside the pictures say only where to look: where the
-//! squares are on screen, which pieces stand where, and what the script did.
+//! Each picture's check: what the picture must show, judged from its pixels (colours counted
+//! where the note says the squares are, text read by OCR), every reason it fails given.
 
-use super::picture::{Comparison, Image, Rect, Sidecar, Tolerance, compare, difference, read_text};
-use std::collections::HashMap;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-/// Says `line` on the test's standard error as it runs, past the test harness's capture, so
-/// that the run's log (CI's) shows it even when the test passes.
-pub fn say(line: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{line}");
-}
-
-/// The game in a window of its own under Xvfb (at most 15 minutes), as the window tests run it:
-/// at the Low preset, with settings and saves in `dir`, and `KHET_BROKEN` set to `broken` if
-/// given. The caller adds the script's arguments.
-pub fn game_in_window(dir: &Path, broken: Option<&str>) -> Command {
-    let mut cmd = Command::new("timeout");
-    cmd.args(["900", "xvfb-run", "-a", "-s", "-screen 0 1280x800x24"]);
-    // `.ci/windows` runs the Windows build's game under Wine instead, judged the same way, in a
-    // Wine desktop of the window's size: on Xvfb's screen alone, Wine lists display modes without
-    // a refresh rate, which winit refuses.
-    match std::env::var_os("KHET_TOUR_WINE") {
-        Some(exe) => cmd
-            .args(["wine", "explorer", "/desktop=khet,1280x800"])
-            .arg(exe),
-        None => cmd.arg(env!("CARGO_BIN_EXE_khet")),
-    };
-    // What a player without a graphics card gets (Auto picks Low on llvmpipe), and three
-    // times as fast as High here; the pictures in `docs/` are taken at High.
-    cmd.env("KHET_AUTOPLAY_QUALITY", "low")
-        // Settings and saves of its own, as on a new machine: the run neither reads nor
-        // overwrites the developer's.
-        .env("KHET_CONFIG", dir.join("config"))
-        .env("KHET_DATA", dir.join("data"))
-        .env_remove("KHET_BROKEN");
-    if let Some(parts) = broken {
-        cmd.env("KHET_BROKEN", parts);
-    }
-    cmd
-}
-
-/// Runs the scripted tour in the real window under Xvfb, its pictures and notes in a new
-/// folder named `name` under the temporary folder (which it returns), with `KHET_BROKEN` set to
-/// `broken` if given. `KHET_E2E_DIR=DIR` judges the pictures of an earlier run instead, when
-/// working on the checks (`.ci/test` never sets it).
-pub fn run_tour(name: &str, broken: Option<&str>) -> PathBuf {
-    if let Some(dir) = std::env::var_os("KHET_E2E_DIR") {
-        return PathBuf::from(dir);
-    }
-    let has_xvfb = Command::new("sh")
-        .args(["-c", "command -v xvfb-run"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        has_xvfb,
-        "xvfb-run is missing: apt-get install xvfb mesa-vulkan-drivers, or set KHET_SKIP_E2E=1"
-    );
-    // The process's number padded to one width: the saved games' screen shows the folder's
-    // path, and a longer one would wrap its line and move what is below.
-    let dir = std::env::temp_dir().join(format!("{name}-{:07}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut cmd = game_in_window(&dir, broken);
-    cmd.arg("--autoplay").arg(&dir);
-    let status = cmd.status().expect("timeout and xvfb-run run");
-    assert!(status.success(), "the scripted tour failed: {status}");
-    dir
-}
-
-/// A picture of the tour and its check: what it shows, said in a failure; the check, which
-/// gives every reason it fails (none when it passes); and the rectangles of the half-size
-/// picture left out of the comparison with the reference, each with what moves there.
-pub struct Picture {
-    pub name: &'static str,
-    pub shows: &'static str,
-    pub check: fn(&Run) -> Vec<String>,
-    pub moving: &'static [(Rect, &'static str)],
-}
-
-/// How far a picture may be from its reference frame: regions of 16 × 16 half-size pixels
-/// (32 × 32 of the window), each at least this similar in structure and at most this far in
-/// colour. Runs of the same tour on this machine differ only where something moves with the
-/// machine's speed (masked per picture, each with its reason) and by a flare's flicker
-/// elsewhere: at worst SSIM 0.93 and ΔE 5.2 in a region over a dozen runs, three of them with
-/// the cores kept busy (`tests/e2e.rs` prints each run's worst). A missing piece, beam, ring or line
-/// of text takes its regions far below or past these.
-pub const TOLERANCE: Tolerance = Tolerance {
-    region: 16,
-    ssim: 0.8,
-    delta_e: 8.0,
-};
-
-/// Where the committed reference frames are: one per picture, at half size, of the Low preset
-/// the test runs (the others draw differently and are not judged against references).
-pub fn frames_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/frames/low")
-}
-
-/// A tour's pictures and notes, loaded from its folder.
-pub struct Run {
-    pub dir: PathBuf,
-    images: HashMap<&'static str, Image>,
-    notes: HashMap<&'static str, Sidecar>,
-}
-
-impl Run {
-    pub fn load(dir: &Path) -> Run {
-        let mut run = Run {
-            dir: dir.to_path_buf(),
-            images: HashMap::new(),
-            notes: HashMap::new(),
-        };
-        for p in PICTURES {
-            run.images
-                .insert(p.name, Image::load(&dir.join(format!("{}.png", p.name))));
-            run.notes
-                .insert(p.name, Sidecar::load(&dir.join(format!("{}.txt", p.name))));
-        }
-        run
-    }
-
-    pub fn img(&self, name: &str) -> &Image {
-        &self.images[name]
-    }
-
-    pub fn note(&self, name: &str) -> &Sidecar {
-        &self.notes[name]
-    }
-
-    /// A line of a picture's note, or "" when it has none.
-    pub fn line(&self, name: &str, key: &str) -> &str {
-        self.note(name).lines.get(key).map_or("", String::as_str)
-    }
-
-    /// The text in `rect` of a picture, read from its pixels.
-    pub fn text(&self, name: &str, rect: Rect) -> String {
-        read_text(self.img(name), rect)
-    }
-
-    /// The picture judged against its reference frame.
-    pub fn against_reference(&self, p: &Picture) -> Result<Comparison, String> {
-        let path = frames_dir().join(format!("{}.png", p.name));
-        if !path.exists() {
-            return Err(format!(
-                "no reference frame {} (KHET_UPDATE_FRAMES=1 cargo test --test e2e writes them)",
-                path.display()
-            ));
-        }
-        let reference = Image::load(&path);
-        let ignore: Vec<Rect> = p.moving.iter().map(|(r, _)| *r).collect();
-        Ok(compare(
-            &self.img(p.name).halved(),
-            &reference,
-            TOLERANCE,
-            &ignore,
-        ))
-    }
-
-    /// Writes the picture, its reference and their difference into `out`, for a person to look
-    /// at; their paths.
-    pub fn keep_failure(&self, p: &Picture, c: &Comparison, out: &Path) -> String {
-        let _ = std::fs::create_dir_all(out);
-        let picture = self.img(p.name).halved();
-        let reference = Image::load(&frames_dir().join(format!("{}.png", p.name)));
-        let names = ["picture", "reference", "difference"]
-            .map(|kind| out.join(format!("{}-{kind}.png", p.name)));
-        picture.save(&names[0]);
-        reference.save(&names[1]);
-        difference(&picture, &reference, &c.failed).save(&names[2]);
-        names
-            .iter()
-            .map(|n| n.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-}
+use super::super::picture::{Image, Rect, Sidecar, read_text_scaled};
+use super::Run;
 
 /// Whether `phrase` is in `text`, case aside, with at most one wrong, missing or extra
 /// character in eight (what OCR gets wrong in egui's small text: `f` for `F`, `e` for `c`).
@@ -391,13 +210,13 @@ fn lit_pharaoh(run: &Run) -> &str {
     run.line("03c-pharaoh-lit", "beam_end")
 }
 
-fn initial(run: &Run) -> Vec<String> {
+pub(super) fn initial(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     board_and_pieces(run, "01-initial", &mut f);
     f
 }
 
-fn selected(run: &Run) -> Vec<String> {
+pub(super) fn selected(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     let (img, before, note) = (
         run.img("02-selected"),
@@ -422,13 +241,13 @@ fn selected(run: &Run) -> Vec<String> {
     f
 }
 
-fn beam(run: &Run) -> Vec<String> {
+pub(super) fn beam(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     beam_along(run, "03-beam", &mut f);
     f
 }
 
-fn pharaoh_before(run: &Run) -> Vec<String> {
+pub(super) fn pharaoh_before(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     beam_along(run, "03b-pharaoh-before", &mut f);
     let (lit, band) = pillar(
@@ -442,7 +261,7 @@ fn pharaoh_before(run: &Run) -> Vec<String> {
     f
 }
 
-fn pharaoh_lit(run: &Run) -> Vec<String> {
+pub(super) fn pharaoh_lit(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     let end = lit_pharaoh(run);
     let (lit, band) = pillar(run.img("03c-pharaoh-lit"), run.note("03c-pharaoh-lit"), end);
@@ -452,7 +271,7 @@ fn pharaoh_lit(run: &Run) -> Vec<String> {
     f
 }
 
-fn game_over(run: &Run) -> Vec<String> {
+pub(super) fn game_over(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     // egui's window over the board's middle, with its title and the result.
     let text = run.text("04-gameover", (400, 200, 1280, 620));
@@ -487,7 +306,7 @@ fn game_over(run: &Run) -> Vec<String> {
     f
 }
 
-fn replay(run: &Run) -> Vec<String> {
+pub(super) fn replay(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     let img = run.img("05-replay");
     // The evaluation bar: Silver's light share beside Red's, across the panel.
@@ -525,7 +344,7 @@ fn replay(run: &Run) -> Vec<String> {
     f
 }
 
-fn open(run: &Run) -> Vec<String> {
+pub(super) fn open(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     let text = run.text("06-open", OPEN_PANEL);
     want_text(&mut f, &text, "2 saved games", "the saved games' panel");
@@ -545,7 +364,7 @@ fn open(run: &Run) -> Vec<String> {
     f
 }
 
-fn settings(run: &Run) -> Vec<String> {
+pub(super) fn settings(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     let text = run.text("07-settings", GAME_PANEL);
     for phrase in [
@@ -562,7 +381,7 @@ fn settings(run: &Run) -> Vec<String> {
 
 /// The two clocks' times read from the top of the board, in seconds: Silver's, Red's.
 fn clock_times(run: &Run, name: &str) -> Result<(u32, u32), String> {
-    let text = super::picture::read_text_scaled(run.img(name), (330, 0, 1280, 70), 4);
+    let text = read_text_scaled(run.img(name), (330, 0, 1280, 70), 4);
     let times: Vec<u32> = text
         .split(|c: char| !(c.is_ascii_digit() || c == ':'))
         .filter_map(|t| {
@@ -579,7 +398,7 @@ fn clock_times(run: &Run, name: &str) -> Result<(u32, u32), String> {
     }
 }
 
-fn clock(run: &Run) -> Vec<String> {
+pub(super) fn clock(run: &Run) -> Vec<String> {
     match clock_times(run, "08-clock") {
         // 5 minutes and 3 s a move: after a move each, both near 5:00.
         Ok((s, r)) if (240..=306).contains(&s) && (240..=306).contains(&r) => Vec::new(),
@@ -588,7 +407,7 @@ fn clock(run: &Run) -> Vec<String> {
     }
 }
 
-fn clock_later(run: &Run) -> Vec<String> {
+pub(super) fn clock_later(run: &Run) -> Vec<String> {
     match (
         clock_times(run, "08-clock"),
         clock_times(run, "08b-clock-later"),
@@ -626,7 +445,7 @@ fn held_clocks(run: &Run, name: &str, f: &mut Vec<String>) {
     }
 }
 
-fn new_atlas(run: &Run) -> Vec<String> {
+pub(super) fn new_atlas(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     held_clocks(run, "08c-new-atlas", &mut f);
     // The same frame a few frames on: the first frame from the new atlas draws every glyph it
@@ -640,13 +459,13 @@ fn new_atlas(run: &Run) -> Vec<String> {
     f
 }
 
-fn atlas_later(run: &Run) -> Vec<String> {
+pub(super) fn atlas_later(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     held_clocks(run, "08d-atlas-later", &mut f);
     f
 }
 
-fn no_aim(run: &Run) -> Vec<String> {
+pub(super) fn no_aim(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     // The piece picked up is ringed (the picture before it is the same view, unselected).
     let sq = run.line("09a-no-aim", "selected");
@@ -660,7 +479,7 @@ fn no_aim(run: &Run) -> Vec<String> {
     f
 }
 
-fn preview(run: &Run) -> Vec<String> {
+pub(super) fn preview(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     let (before, img, note) = (
         run.img("09a-no-aim"),
@@ -698,7 +517,7 @@ fn preview(run: &Run) -> Vec<String> {
     f
 }
 
-fn tutorial(run: &Run) -> Vec<String> {
+pub(super) fn tutorial(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     let text = run.text("10-tutorial", GAME_PANEL);
     want_text(&mut f, &text, "The Scarab's swap", "the lesson's panel");
@@ -712,7 +531,7 @@ fn tutorial(run: &Run) -> Vec<String> {
     f
 }
 
-fn puzzle_before(run: &Run) -> Vec<String> {
+pub(super) fn puzzle_before(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     board_and_pieces(run, "11a-puzzle", &mut f);
     let text = run.text("11a-puzzle", GAME_PANEL);
@@ -725,7 +544,7 @@ fn puzzle_before(run: &Run) -> Vec<String> {
     f
 }
 
-fn puzzle(run: &Run) -> Vec<String> {
+pub(super) fn puzzle(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     let (before, img, note) = (
         run.img("11a-puzzle"),
@@ -761,7 +580,7 @@ fn editor_panel(run: &Run, name: &str, f: &mut Vec<String>) -> String {
     text
 }
 
-fn editor_before(run: &Run) -> Vec<String> {
+pub(super) fn editor_before(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     let text = editor_panel(run, "12a-editor", &mut f);
     want(&mut f, !says(&text, "problem(s)"), || {
@@ -770,7 +589,7 @@ fn editor_before(run: &Run) -> Vec<String> {
     f
 }
 
-fn problem(run: &Run) -> Vec<String> {
+pub(super) fn problem(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     // The Silver Pyramid the script put on Red's a4, marked red where the picture before had
     // no such red. (Its symmetric twin, a Red Pyramid on j5, is red itself and stands in the
@@ -797,7 +616,7 @@ fn problem(run: &Run) -> Vec<String> {
     f
 }
 
-fn report_before(run: &Run) -> Vec<String> {
+pub(super) fn report_before(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     let text = editor_panel(run, "13a-editor", &mut f);
     want(&mut f, !says(&text, "Silver scores"), || {
@@ -806,7 +625,7 @@ fn report_before(run: &Run) -> Vec<String> {
     f
 }
 
-fn fairness(run: &Run) -> Vec<String> {
+pub(super) fn fairness(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     let text = run.text("13-fairness", EDITOR_PANEL);
     let games = run
@@ -834,7 +653,7 @@ fn fairness(run: &Run) -> Vec<String> {
     f
 }
 
-fn break_before(run: &Run) -> Vec<String> {
+pub(super) fn break_before(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     let (img, note) = (run.img("14a-break-before"), run.note("14a-break-before"));
     let whole = img.count_near(note.square["c4"], 14, red_lacquer);
@@ -846,7 +665,7 @@ fn break_before(run: &Run) -> Vec<String> {
     f
 }
 
-fn breaking(run: &Run) -> Vec<String> {
+pub(super) fn breaking(run: &Run) -> Vec<String> {
     let mut f = Vec::new();
     let (before, img, note) = (
         run.img("14a-break-before"),
@@ -871,161 +690,3 @@ fn breaking(run: &Run) -> Vec<String> {
     });
     f
 }
-
-/// The clocks' faces over the board, whose seconds run with the machine's speed (the clocks'
-/// checks read them).
-const CLOCKS: &[(Rect, &str)] = &[((340, 0, 500, 28), "the clocks' running seconds")];
-
-/// Every picture of the tour, in its order, with its check.
-pub const PICTURES: &[Picture] = &[
-    Picture {
-        name: "01-initial",
-        shows: "the board at the start, Silver's pieces where the engine has them",
-        check: initial,
-        moving: &[],
-    },
-    Picture {
-        name: "02-selected",
-        shows: "a gold ring on the clicked piece and green dots on its destinations",
-        check: selected,
-        moving: &[],
-    },
-    Picture {
-        name: "03-beam",
-        shows: "the beam mid-flight along the squares it has lit",
-        check: beam,
-        moving: &[],
-    },
-    Picture {
-        name: "03b-pharaoh-before",
-        shows: "Red's beam short of the Pharaoh, no pillar yet",
-        check: pharaoh_before,
-        moving: &[],
-    },
-    Picture {
-        name: "03c-pharaoh-lit",
-        shows: "a pillar of light over the lit Pharaoh",
-        check: pharaoh_lit,
-        moving: &[],
-    },
-    Picture {
-        name: "04-gameover",
-        shows: "the game-over window with the result, the lit Pharaoh glowing",
-        check: game_over,
-        moving: &[],
-    },
-    Picture {
-        name: "05-replay",
-        shows: "the replay at move 1: the evaluation bar, the best line, no glow",
-        check: replay,
-        moving: &[(
-            (0, 80, 160, 120),
-            "the evaluation and the best line, as deep as the analysis got in its 1.5 s",
-        )],
-    },
-    Picture {
-        name: "06-open",
-        shows: "the saved games, the damaged file with its reason",
-        check: open,
-        moving: &[(
-            (0, 48, 240, 84),
-            "the temporary folder's name and the save's time",
-        )],
-    },
-    Picture {
-        name: "07-settings",
-        shows: "the settings' panel",
-        check: settings,
-        moving: &[],
-    },
-    Picture {
-        name: "08-clock",
-        shows: "both clocks at about five minutes",
-        check: clock,
-        moving: CLOCKS,
-    },
-    Picture {
-        name: "08b-clock-later",
-        shows: "Silver's clock one to three seconds on, Red's the same",
-        check: clock_later,
-        moving: CLOCKS,
-    },
-    Picture {
-        name: "08c-new-atlas",
-        shows: "the first frame from a new font atlas: both clocks whole, every text drawn",
-        check: new_atlas,
-        moving: &[],
-    },
-    Picture {
-        name: "08d-atlas-later",
-        shows: "the clocks held at 4:44 and 4:33",
-        check: atlas_later,
-        moving: &[],
-    },
-    Picture {
-        name: "09a-no-aim",
-        shows: "the piece picked up, ringed",
-        check: no_aim,
-        moving: CLOCKS,
-    },
-    Picture {
-        name: "09-preview",
-        shows: "the laser preview along its path, and nowhere else",
-        check: preview,
-        moving: CLOCKS,
-    },
-    Picture {
-        name: "10-tutorial",
-        shows: "the tutorial's step and why the move missed",
-        check: tutorial,
-        moving: &[],
-    },
-    Picture {
-        name: "11a-puzzle",
-        shows: "the puzzle's board and its goal",
-        check: puzzle_before,
-        moving: &[],
-    },
-    Picture {
-        name: "11-puzzle",
-        shows: "the hint's ring on the piece to move, nothing else changed",
-        check: puzzle,
-        moving: &[],
-    },
-    Picture {
-        name: "12a-editor",
-        shows: "the editor's panel, no problem yet",
-        check: editor_before,
-        moving: &[],
-    },
-    Picture {
-        name: "12-editor",
-        shows: "the problem square marked, the problems listed",
-        check: problem,
-        moving: &[],
-    },
-    Picture {
-        name: "13a-editor",
-        shows: "the editor's panel, no report yet",
-        check: report_before,
-        moving: &[],
-    },
-    Picture {
-        name: "13-fairness",
-        shows: "the fairness report in the editor's panel",
-        check: fairness,
-        moving: &[],
-    },
-    Picture {
-        name: "14a-break-before",
-        shows: "the Red piece whole on c4",
-        check: break_before,
-        moving: &[],
-    },
-    Picture {
-        name: "14-break",
-        shows: "the piece on c4 breaking: a flash and red shards",
-        check: breaking,
-        moving: &[],
-    },
-];

@@ -1,0 +1,100 @@
+//! The pump: what the link's thread heard, taken in each frame. Messages outside a game change
+//! the connection's state; a game's go to the table half (`super::table`).
+
+use super::link::FromLink;
+use super::seats::Seat;
+use super::state::{LinkState, Online, OnlineFiles, OnlineNotice};
+use super::table::{Following, OnlineTable, Table, game_message};
+use crate::news::News;
+use bevy::prelude::*;
+use khet_protocol::{ClientMsg, ServerMsg};
+
+pub(super) fn pump(
+    mut online: ResMut<Online>,
+    mut table: Option<ResMut<OnlineTable>>,
+    mut files: ResMut<OnlineFiles>,
+    mut notice: ResMut<OnlineNotice>,
+    mut news: MessageWriter<News>,
+    mut t: Table,
+    mut commands: Commands,
+) {
+    let mut fresh = None;
+    for event in online.link.drain() {
+        match event {
+            FromLink::Connected(player) => {
+                news.write(News::Online(format!(
+                    "Online: connected to {} as {} ({}).",
+                    online.server,
+                    player.name,
+                    player.rating_text()
+                )));
+                online.state = LinkState::Connected(player);
+                // Take up what we follow again, from the last event we have.
+                match table.as_deref().or(fresh.as_ref()) {
+                    Some(tab) => online.send(tab.follow_again()),
+                    None => online.send(ClientMsg::Lobby),
+                }
+                online.send(ClientMsg::Leaderboard);
+            }
+            FromLink::Lost(why) => {
+                if !matches!(online.state, LinkState::Lost(_)) {
+                    news.write(News::Online(format!(
+                        "Online: connection lost ({why}); reconnecting…"
+                    )));
+                }
+                online.state = LinkState::Lost(why);
+            }
+            FromLink::Failed(why) => {
+                news.write(News::Online(format!("Online: {why}")));
+                notice.0 = Some(why);
+                commands.remove_resource::<Online>();
+                return;
+            }
+            FromLink::Msg(msg) => {
+                if let Some(game) = message(*msg, &mut online, &mut files, &mut news) {
+                    let mut following = Following {
+                        live: table.as_deref_mut(),
+                        fresh: &mut fresh,
+                    };
+                    game_message(
+                        game,
+                        &mut online,
+                        &mut following,
+                        &mut files,
+                        &mut news,
+                        &mut t,
+                    );
+                }
+            }
+        }
+    }
+    if let Some(fresh) = fresh {
+        commands.insert_resource(fresh);
+    }
+}
+
+/// A message from the server outside a game, taken in here; a game's is handed back, for the
+/// table half.
+fn message(
+    msg: ServerMsg,
+    online: &mut Online,
+    files: &mut OnlineFiles,
+    news: &mut MessageWriter<News>,
+) -> Option<ServerMsg> {
+    match msg {
+        ServerMsg::Lobby { games } => online.lobby = games,
+        ServerMsg::Leaderboard { players } => online.leaders = players,
+        ServerMsg::Seat { code, secret, .. } => {
+            files.file.remember(Seat {
+                server: online.server.clone(),
+                code,
+                secret,
+                over: false,
+            });
+            files.save(news);
+        }
+        ServerMsg::Welcome { .. } | ServerMsg::Pong => {}
+        game => return Some(game),
+    }
+    None
+}
