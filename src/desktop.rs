@@ -54,12 +54,54 @@ pub fn window() -> Window {
     }
 }
 
-/// Sets the window's icon once the window exists.
+/// Sets the window's icon once the window exists; in a browser, keeps the page told where the
+/// squares are.
 pub fn plugin(app: &mut App) {
     #[cfg(not(target_arch = "wasm32"))]
     app.add_systems(Update, set_icon.run_if(not(resource_exists::<IconSet>)));
     #[cfg(target_arch = "wasm32")]
-    let _ = app;
+    app.add_systems(PostUpdate, page::publish_squares);
+}
+
+/// Where the board's squares are on the page, for whatever clicks them from outside the game: the
+/// browser's tests click the canvas there as a player does, as the desktop's scripted tour clicks
+/// where its notes say the squares are.
+#[cfg(target_arch = "wasm32")]
+pub mod page {
+    use crate::board::{BEAM_HEIGHT, BoardOnScreen, square_center};
+    use bevy::prelude::*;
+    use khet_engine::Square;
+    use std::fmt::Write;
+    use std::sync::Mutex;
+
+    /// The last frame's squares as JSON: `{"a1":[x,y],…}` in CSS pixels from the canvas's top
+    /// left corner, at the height of the mirrors (where a click meets a piece or its square);
+    /// squares off the canvas are left out.
+    static SQUARES: Mutex<String> = Mutex::new(String::new());
+
+    pub(super) fn publish_squares(board: BoardOnScreen) {
+        let mut json = String::from("{");
+        for sq in Square::ALL {
+            if let Some(at) = board.to_window(square_center(sq) + Vec3::Y * BEAM_HEIGHT) {
+                let comma = if json.len() > 1 { "," } else { "" };
+                let _ = write!(json, "{comma}\"{sq}\":[{:.1},{:.1}]", at.x, at.y);
+            }
+        }
+        json.push('}');
+        if let Ok(mut squares) = SQUARES.lock() {
+            *squares = json;
+        }
+    }
+
+    /// The squares as [`publish_squares`] last wrote them (`{}` before the first frame).
+    pub fn squares() -> String {
+        let squares = SQUARES.lock().map(|s| s.clone()).unwrap_or_default();
+        if squares.is_empty() {
+            "{}".into()
+        } else {
+            squares
+        }
+    }
 }
 
 /// The icon is on the window (or cannot be: said once in the log).

@@ -84,6 +84,7 @@ pub fn think(name: &str, job: &str) -> Result<String, String> {
         editor::fairness::Play::NAME => answer::<editor::fairness::Play>(job),
         learn::lesson::FindWin::NAME => answer::<learn::lesson::FindWin>(job),
         learn::lesson::Defend::NAME => answer::<learn::lesson::Defend>(job),
+        offload::Measure::NAME => answer::<offload::Measure>(job),
         _ => Err(format!("no such job: {name}")),
     }
 }

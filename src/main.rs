@@ -86,6 +86,14 @@ pub fn think(name: &str, job: &str) -> Result<String, String> {
     khet::think(name, job)
 }
 
+/// Where the board's squares are on the page (`khet::desktop::page`), for the page's
+/// `window.khetSquares()`.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn squares() -> String {
+    khet::desktop::page::squares()
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> AppExit {
     #[cfg(windows)]

@@ -61,6 +61,30 @@ impl<'de> Deserialize<'de> for SentPosition {
     }
 }
 
+/// A search of a position to a fixed depth, on one thread: its nodes and time (microseconds).
+/// Not the game's work: how the engine in the page's worker is measured against native, node
+/// for node the tree `khet-engine search --depth D --threads 1` searches (the 3D page's test
+/// sends it to the worker).
+#[derive(Serialize, Deserialize)]
+pub struct Measure {
+    pub position: SentPosition,
+    pub depth: u32,
+}
+
+impl Job for Measure {
+    const NAME: &'static str = "measure";
+    type Answer = (u64, u64);
+
+    fn run(self) -> (u64, u64) {
+        let limits = khet_engine::Limits::depth(self.depth);
+        let r = khet_engine::Searcher::default().search(&self.position.0, limits, |_| {});
+        (
+            r.nodes,
+            u64::try_from(r.elapsed.as_micros()).unwrap_or(u64::MAX),
+        )
+    }
+}
+
 /// Starts `job` away from the frame; `waker` wakes the game's loop when the answer is in.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn spawn<J: Job>(job: J, waker: Waker) -> Task<J::Answer> {

@@ -1,7 +1,7 @@
 // Starts the 3D game in the page: the game built for WebAssembly (scripts/build-game-web) draws
 // into the canvas through WebGL2. Without WebGL2 the page says so and offers the 2D page; on a
 // small touch screen it offers the 2D page beside the game, which is made for phones.
-import init from "./khet.js";
+import init, { squares } from "./khet.js";
 
 const elsewhere = document.getElementById("elsewhere");
 const loading = document.getElementById("loading");
@@ -45,3 +45,7 @@ if (!hasWebGL2()) {
   loading.hidden = true;
   document.getElementById("khet").focus();
 }
+
+/** Where each square of the board is on the page (CSS pixels, the canvas's corner at 0,0):
+ * `{"a1": [x, y], …}`, for tests and tools that click the board as a player does. */
+window.khetSquares = () => JSON.parse(squares());

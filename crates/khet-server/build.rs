@@ -61,9 +61,16 @@ fn game_3d(out: &Path) -> String {
             );
         };
         let packed = gzipped(out, &format!("3d-{name}"), &bytes);
+        // Brotli as `scripts/build-game-web` made it (`NAME.br` beside the file), if it did.
+        let br = dir.join(format!("{name}.br"));
+        let br = if br.is_file() {
+            format!("Some(include_bytes!({br:?}))")
+        } else {
+            "None".into()
+        };
         code.push_str(&format!(
             "    Page3d {{ name: {name:?}, kind: {kind:?}, plain: include_bytes!({path:?}), \
-             gz: include_bytes!({packed:?}) }},\n"
+             gz: include_bytes!({packed:?}), br: {br} }},\n"
         ));
     }
     code.push_str("];\n");

@@ -70,6 +70,8 @@ pub enum News {
     Damaged(String),
     /// The renderer runs on the CPU (its name): the game picked Low graphics by itself.
     SoftwareRenderer(String),
+    /// `Auto` graphics stepped down to this preset: the frames were too slow.
+    AutoQuality(String),
     /// About the sound: muted, unmuted, no device (and why).
     Sound(String),
     /// An asset file (a model, a sound) missing or broken: its path, why, and what is used
@@ -149,6 +151,11 @@ impl fmt::Display for News {
             | News::Online(reason) => {
                 write!(f, "{reason}")
             }
+            News::AutoQuality(preset) => write!(
+                f,
+                "Graphics: Auto now draws at {preset}, the frames were slow. Change it under \
+                 Settings, Graphics."
+            ),
             News::SoftwareRenderer(name) => write!(
                 f,
                 "A software renderer ({name}): graphics set to Low. Change it under Settings, Graphics."

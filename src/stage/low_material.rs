@@ -233,6 +233,7 @@ mod tests {
             .insert_resource(Graphics {
                 active,
                 software: true,
+                auto: Quality::Low,
             })
             .add_systems(PostUpdate, (follow_changes, swap).chain());
         app

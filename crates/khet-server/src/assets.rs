@@ -58,42 +58,48 @@ pub fn has_engine() -> bool {
     ENGINE.is_some()
 }
 
-/// Whether the browser takes gzipped answers.
-pub(crate) fn accepts_gzip(headers: &HeaderMap) -> bool {
+/// Whether the browser takes answers in `coding` (`gzip`, `br`).
+pub(crate) fn accepts(headers: &HeaderMap, coding: &str) -> bool {
     headers
         .get(header::ACCEPT_ENCODING)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("gzip")))
+        .is_some_and(|v| {
+            v.split(',')
+                .any(|e| e.split(';').next().is_some_and(|c| c.trim() == coding))
+        })
 }
 
-/// A file's answer: its type, and said to be gzipped when it is.
-pub(crate) fn respond(kind: &'static str, body: &'static [u8], gzipped: bool) -> Response {
-    if gzipped {
-        (
+/// A file's answer: its type, and the coding it is in, if any.
+pub(crate) fn respond(
+    kind: &'static str,
+    body: &'static [u8],
+    coding: Option<&'static str>,
+) -> Response {
+    match coding {
+        Some(coding) => (
             [
                 (header::CONTENT_TYPE, kind),
-                (header::CONTENT_ENCODING, "gzip"),
+                (header::CONTENT_ENCODING, coding),
                 (header::VARY, "Accept-Encoding"),
             ],
             body,
         )
-            .into_response()
-    } else {
-        (
+            .into_response(),
+        None => (
             [
                 (header::CONTENT_TYPE, kind),
                 (header::VARY, "Accept-Encoding"),
             ],
             body,
         )
-            .into_response()
+            .into_response(),
     }
 }
 
 /// `GET /web/{file}`.
 pub async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
-    match file(&name, accepts_gzip(&headers)) {
-        Some((body, kind, gzipped)) => respond(kind, body, gzipped),
+    match file(&name, accepts(&headers, "gzip")) {
+        Some((body, kind, gzipped)) => respond(kind, body, gzipped.then_some("gzip")),
         None if name.starts_with("khet_web") => (
             StatusCode::NOT_FOUND,
             "this server was built without the play page's engine (scripts/build-web)\n",

@@ -3,18 +3,20 @@
 //! feature (build.rs puts the page in). `/3d/CODE` opens online game CODE in it. A server built
 //! without it answers `/3d` with a short page that says so and leads to the 2D page.
 
-use crate::assets::{accepts_gzip, respond};
+use crate::assets::{accepts, respond};
 use axum::extract::Path;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use khet_protocol::check_code;
 
-/// One file of the 3D game's page, as built and gzipped.
+/// One file of the 3D game's page, as built, gzipped, and in Brotli where the build made it
+/// (the large ones: browsers take Brotli over HTTPS).
 pub struct Page3d {
     name: &'static str,
     kind: &'static str,
     plain: &'static [u8],
     gz: &'static [u8],
+    br: Option<&'static [u8]>,
 }
 
 include!(concat!(env!("OUT_DIR"), "/game3d.rs"));
@@ -63,6 +65,9 @@ fn page(name: &str, headers: &HeaderMap) -> Response {
     let Some(f) = GAME_3D.iter().find(|f| f.name == name) else {
         return (StatusCode::NOT_FOUND, "no such file\n").into_response();
     };
-    let gzip = accepts_gzip(headers);
-    respond(f.kind, if gzip { f.gz } else { f.plain }, gzip)
+    match f.br {
+        Some(br) if accepts(headers, "br") => respond(f.kind, br, Some("br")),
+        _ if accepts(headers, "gzip") => respond(f.kind, f.gz, Some("gzip")),
+        _ => respond(f.kind, f.plain, None),
+    }
 }

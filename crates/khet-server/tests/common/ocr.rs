@@ -9,12 +9,10 @@ use std::process::{Command, Stdio};
 /// high, which it reads poorly at their own size.
 const SCALE: u32 = 3;
 
-/// A word as Tesseract read it, its line, and its box in the picture's pixels.
+/// A word as Tesseract read it, and its box in the picture's pixels.
 #[derive(Clone, Debug)]
 pub struct Word {
     pub text: String,
-    /// Block, paragraph and line: words with the same three are one line.
-    pub line: (u32, u32, u32),
     pub left: f64,
     pub top: f64,
     pub width: f64,
@@ -54,7 +52,6 @@ fn parse_row(row: &str) -> Option<Word> {
     let scaled = |i: usize| n(i).map(|v| f64::from(v) / f64::from(SCALE));
     Some(Word {
         text: cells[11].trim().to_string(),
-        line: (n(2)?, n(3)?, n(4)?),
         left: scaled(6)?,
         top: scaled(7)?,
         width: scaled(8)?,
@@ -62,17 +59,70 @@ fn parse_row(row: &str) -> Option<Word> {
     })
 }
 
-/// A word's letters and digits, lower case: what two readings of one word agree on.
-fn plain(text: &str) -> String {
+/// A word's letters and digits, lower case, and a question mark if it ends so: what two
+/// readings of one word agree on (a dialog's title `Resume?` is not its button `Resume`).
+fn plain(text: &str) -> Vec<char> {
     text.chars()
-        .filter(|c| c.is_alphanumeric())
+        .filter(|c| c.is_alphanumeric() || *c == '?')
         .flat_map(char::to_lowercase)
         .collect()
 }
 
-/// The centres of `phrase` wherever its words stand in a row on one line, top first.
-pub fn find(words: &[Word], phrase: &str) -> Vec<(f64, f64)> {
-    let wanted: Vec<String> = phrase.split_whitespace().map(plain).collect();
+/// Whether `read` is `want` but for one letter read wrong, missed or added.
+fn one_off(read: &[char], want: &[char]) -> bool {
+    if read.len().abs_diff(want.len()) > 1 {
+        return false;
+    }
+    let (short, long) = if read.len() <= want.len() {
+        (read, want)
+    } else {
+        (want, read)
+    };
+    let start = short.iter().zip(long).take_while(|(a, b)| a == b).count();
+    if start == short.len() {
+        return true;
+    }
+    if short.len() == long.len() {
+        short[start + 1..] == long[start + 1..]
+    } else {
+        short[start..] == long[start + 1..]
+    }
+}
+
+/// Whether Tesseract's readings `read` are the words `want`: each the same, or one letter off
+/// where the word is long enough to be known by the rest (four letters, or three beside a word
+/// read exactly: `Mot now` is `Not now`, `tuterial` is `tutorial`, `0K` is not `OK`).
+fn same_words(read: &[Vec<char>], want: &[Vec<char>]) -> bool {
+    let exact = read.iter().zip(want).any(|(r, w)| r == w);
+    read.iter().zip(want).all(|(r, w)| {
+        r == w
+            || ((w.len() >= 4 || (w.len() == 3 && exact))
+                && r.contains(&'?') == w.contains(&'?')
+                && one_off(r, w))
+    })
+}
+
+/// Where a phrase stands: its centre, and whether its words are the whole line (a button's
+/// words alone, not the heading that begins with them).
+#[derive(Clone, Copy, Debug)]
+pub struct Found {
+    pub x: f64,
+    pub y: f64,
+    pub alone: bool,
+}
+
+/// Whether `next` stands right after `word` on the same row of text: its middle at the same
+/// height, its start a little after `word`'s end. (Tesseract's own lines are not enough: reading
+/// sparse text, it may put the last word of a title in a block of its own.)
+fn follows(word: &Word, next: &Word) -> bool {
+    let (a, b) = (word.top + word.height / 2.0, next.top + next.height / 2.0);
+    let gap = next.left - (word.left + word.width);
+    (a - b).abs() < word.height.max(next.height) * 0.6 && gap > -3.0 && gap < 3.0 * word.height
+}
+
+/// Wherever the words of `phrase` stand one after another on a row, top first.
+pub fn find(words: &[Word], phrase: &str) -> Vec<Found> {
+    let wanted: Vec<Vec<char>> = phrase.split_whitespace().map(plain).collect();
     let mut found = Vec::new();
     if wanted.is_empty() {
         return found;
@@ -80,38 +130,65 @@ pub fn find(words: &[Word], phrase: &str) -> Vec<(f64, f64)> {
     for start in 0..words.len() {
         let run = &words[start..(start + wanted.len()).min(words.len())];
         if run.len() == wanted.len()
-            && run.iter().all(|w| w.line == run[0].line)
-            && run
-                .iter()
-                .zip(&wanted)
-                .all(|(w, want)| plain(&w.text) == *want)
+            && run.windows(2).all(|w| follows(&w[0], &w[1]))
+            && same_words(
+                &run.iter().map(|w| plain(&w.text)).collect::<Vec<_>>(),
+                &wanted,
+            )
         {
             let left = run[0].left;
             let right = run.iter().map(|w| w.left + w.width).fold(left, f64::max);
             let top = run.iter().map(|w| w.top).fold(f64::MAX, f64::min);
             let bottom = run.iter().map(|w| w.top + w.height).fold(top, f64::max);
-            found.push(((left + right) / 2.0, (top + bottom) / 2.0));
+            let (y, h) = ((top + bottom) / 2.0, bottom - top);
+            // Alone: no other word on the row within a few letters of it.
+            let alone = !words.iter().enumerate().any(|(i, w)| {
+                !(start..start + run.len()).contains(&i)
+                    && (w.top + w.height / 2.0 - y).abs() < h * 0.6
+                    && w.left < right + 3.0 * h
+                    && w.left + w.width > left - 3.0 * h
+            });
+            found.push(Found {
+                x: (left + right) / 2.0,
+                y,
+                alone,
+            });
         }
     }
-    found.sort_by(|a, b| a.1.total_cmp(&b.1));
+    found.sort_by(|a, b| a.y.total_cmp(&b.y));
     found
 }
 
 /// The picture in grey, dark on light (the game's panels are light words on dark), `SCALE`
-/// times larger: a PNG.
+/// times larger and smoothed between pixels (Tesseract reads blocky letters worse): a PNG.
 fn grey_enlarged(picture: &Picture) -> Vec<u8> {
-    let (w, h) = (picture.width * SCALE, picture.height * SCALE);
-    let mut grey = Vec::with_capacity((w * h) as usize);
+    let (pw, ph) = (picture.width as usize, picture.height as usize);
+    let ink: Vec<f64> = picture
+        .rgba
+        .chunks_exact(4)
+        .map(|p| {
+            255.0 - (0.299 * f64::from(p[0]) + 0.587 * f64::from(p[1]) + 0.114 * f64::from(p[2]))
+        })
+        .collect();
+    let at = |x: usize, y: usize| ink[y.min(ph - 1) * pw + x.min(pw - 1)];
+    let scale = SCALE as usize;
+    let (w, h) = (pw * scale, ph * scale);
+    let mut grey = Vec::with_capacity(w * h);
     for y in 0..h {
         for x in 0..w {
-            let i = (((y / SCALE) * picture.width + x / SCALE) * 4) as usize;
-            let [r, g, b] = [0, 1, 2].map(|k| u32::from(picture.rgba[i + k]));
-            let luma = (299 * r + 587 * g + 114 * b) / 1000;
-            grey.push(255 - u8::try_from(luma).unwrap_or(255));
+            let fx = ((x as f64 + 0.5) / scale as f64 - 0.5).max(0.0);
+            let fy = ((y as f64 + 0.5) / scale as f64 - 0.5).max(0.0);
+            let (x0, y0) = (fx.floor() as usize, fy.floor() as usize);
+            let (tx, ty) = (fx - fx.floor(), fy - fy.floor());
+            let v = at(x0, y0) * (1.0 - tx) * (1.0 - ty)
+                + at(x0 + 1, y0) * tx * (1.0 - ty)
+                + at(x0, y0 + 1) * (1.0 - tx) * ty
+                + at(x0 + 1, y0 + 1) * tx * ty;
+            grey.push(v.round().clamp(0.0, 255.0) as u8);
         }
     }
     let mut png = Vec::new();
-    let mut encoder = png::Encoder::new(&mut png, w, h);
+    let mut encoder = png::Encoder::new(&mut png, w as u32, h as u32);
     encoder.set_color(png::ColorType::Grayscale);
     encoder.set_depth(png::BitDepth::Eight);
     let mut writer = encoder.write_header().expect("a PNG header");
