@@ -529,7 +529,7 @@ fn the_tutorial_accepts_a_correct_move() {
 }
 
 #[test]
-#[ignore = "to finish: the puzzle's entry on the Learn screen is read whole by Tesseract but not yet found by its words"]
+#[ignore = "to finish: the click on a2 after a3 is picked up lands on the turn button drawn beside the piece (a3- was played, not a3a2): the overlay covers a square the piece may go to"]
 fn a_puzzle_accepts_its_winning_move() {
     let db = Db::new(Backend::Sqlite, "game3d-puzzle");
     let server = Server::start(&db, 0, &[]);
@@ -545,8 +545,11 @@ fn a_puzzle_accepts_its_winning_move() {
     .expect("the shipped puzzles");
     let puzzle = &book.puzzles[0];
     click_words(&browser, "Learn");
+    // Its entry wraps in the panel after the side to move: its second line, the topmost of
+    // those that read so.
     let title = puzzle.name.rsplit(": ").next().unwrap_or(&puzzle.name);
-    click_words(&browser, title);
+    let wrapped = title.split_once(' ').map_or(title, |(_, rest)| rest);
+    click_words(&browser, wrapped);
     for mv in puzzle.solution.iter().take(1) {
         play_by_clicks(&browser, mv);
     }
