@@ -78,6 +78,28 @@ fn a_saved_game_resumes_exactly_with_its_clocks() {
 }
 
 #[test]
+fn a_move_played_instead_withdraws_the_offer_to_resume() {
+    let dir = temp_dir("offer-withdrawn");
+    let mut a = app(Some(&dir));
+    play_random(&mut a, 3, 7);
+    let file = game(&a).file.clone().expect("saved after the first move");
+    // The next start offers it; the player plays at the table instead.
+    let mut b = app(Some(&dir));
+    assert_eq!(b.world().resource::<ResumeOffer>().0.as_ref(), Some(&file));
+    play_random(&mut b, 1, 7);
+    assert!(
+        b.world().resource::<ResumeOffer>().0.is_none(),
+        "the offer stands over the game being played"
+    );
+    assert_eq!(
+        khet::saves::read(&file).unwrap().game.turns().len(),
+        3,
+        "the game offered is as it was"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_half_written_temporary_file_and_a_failed_write_leave_the_last_save_whole() {
     let dir = temp_dir("killed");
     let mut a = app(Some(&dir));

@@ -198,6 +198,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 autosave.run_if(in_state(crate::screen::Screen::Playing)),
+                withdraw_offer_once_played,
                 save_as,
                 delete,
                 refresh,
@@ -219,6 +220,18 @@ fn refresh_at_start(
         if settings.offer_resume {
             offer.0 = games.unfinished().map(|e| e.path.clone());
         }
+    }
+}
+
+/// A move played at the table answers the offer to resume: "not now". Left open, the offer
+/// would stand over the game being played, and taking it then would leave that game for
+/// another (it keeps its own file).
+fn withdraw_offer_once_played(
+    mut applied: MessageReader<MoveApplied>,
+    mut offer: ResMut<ResumeOffer>,
+) {
+    if applied.read().count() > 0 && offer.0.is_some() {
+        offer.0 = None;
     }
 }
 

@@ -1,5 +1,5 @@
 //! The keys at the table: Q / E turn the selected piece, Esc deselects, Space skips, T toggles
-//! "move stack" / "move top", Ctrl+Z takes back, Ctrl+S saves. They only write messages (the
+//! moving the whole stack or its top, Ctrl+Z takes back, Ctrl+S saves. They only write messages (the
 //! core's). The mouse on tiles and pieces is the view's (`crate::stage::pointer`).
 
 use crate::screen::Screen;

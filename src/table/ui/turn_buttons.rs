@@ -1,4 +1,9 @@
-//! Turn buttons beside the selected piece (and "move stack / move top" for a stack).
+//! Turn buttons on the selected piece's own square (and "stack / top" for a stack of two).
+//!
+//! They stand on the near half of the square, over the piece's foot: every square around the
+//! piece may be where it goes, so a button anywhere beside it would cover a move (a click meant
+//! for the square would turn the piece instead). The piece's top, which shows its facing, stays
+//! in view above them.
 
 use crate::board::{BoardOnScreen, square_center};
 use crate::table::laser_preview::Aim;
@@ -24,17 +29,13 @@ pub fn turn_buttons(
         aim.set_if_neq(Aim { turn: None, ..*aim });
         return Ok(());
     };
-    let (Some(p), Some(piece)) = (
-        camera
-            .to_window(square_center(sel) + Vec3::new(0.0, 1.1, 0.0))
-            .map(|p| egui::pos2(p.x, p.y)),
-        m.game.position().piece_at(sel),
-    ) else {
+    let (Some(p), Some(piece)) = (near_edge(&camera, sel), m.game.position().piece_at(sel)) else {
         aim.set_if_neq(Aim { turn: None, ..*aim });
         return Ok(());
     };
     egui::Area::new(egui::Id::new("turn"))
-        .fixed_pos(p - egui::vec2(40.0, 20.0))
+        .pivot(egui::Align2::CENTER_BOTTOM)
+        .fixed_pos(p)
         .show(contexts.ctx_mut()?, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.horizontal(|ui| {
@@ -54,8 +55,10 @@ pub fn turn_buttons(
                     }
                     if piece.kind() == Kind::Obelisk && piece.height() == 2 {
                         let mut mode = selection.stack_mode;
-                        ui.selectable_value(&mut mode, StackMode::Whole, "move stack");
-                        ui.selectable_value(&mut mode, StackMode::Top, "move top");
+                        ui.selectable_value(&mut mode, StackMode::Whole, "stack")
+                            .on_hover_text("Move the whole stack");
+                        ui.selectable_value(&mut mode, StackMode::Top, "top")
+                            .on_hover_text("Move the top Obelisk alone");
                         if mode != selection.stack_mode {
                             actions.write(SelectionAction::ToggleStackMode);
                         }
@@ -65,4 +68,15 @@ pub fn turn_buttons(
         });
     aim.set_if_neq(Aim { turn, ..*aim });
     Ok(())
+}
+
+/// Where the buttons stand: the middle of the square's edge nearest the viewer (lowest in the
+/// window, whichever way the board is turned), a little inside it.
+fn near_edge(camera: &BoardOnScreen, sq: khet_engine::Square) -> Option<egui::Pos2> {
+    let centre = square_center(sq);
+    [Vec3::X, Vec3::NEG_X, Vec3::Z, Vec3::NEG_Z]
+        .into_iter()
+        .filter_map(|d| camera.to_window(centre + d * 0.5))
+        .max_by(|a, b| a.y.total_cmp(&b.y))
+        .map(|p| egui::pos2(p.x, p.y - 2.0))
 }

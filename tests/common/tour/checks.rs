@@ -138,7 +138,10 @@ fn new_near(img: &Image, before: &Image, at: (f32, f32), r: i64, test: fn([u8; 3
     img.count_near(at, r, test) as i64 - before.count_near(at, r, test) as i64
 }
 
-/// A gold selection ring on `sq`: new gold pixels against `before`, centred on its tile.
+/// A gold selection ring on `sq`: new gold pixels against `before`, around its tile. The ring's
+/// near arc lies under the turn buttons, which stand on the square's near half; what shows of it
+/// is centred within 30 pixels across the tile's middle and up to 45 behind it (the piece hides
+/// some of it too).
 fn ring_on(img: &Image, before: &Image, note: &Sidecar, sq: &str, f: &mut Vec<String>) {
     let (xs, ys) = board_box(note);
     let new_gold: Vec<(i64, i64)> = ys
@@ -154,10 +157,17 @@ fn ring_on(img: &Image, before: &Image, note: &Sidecar, sq: &str, f: &mut Vec<St
         return;
     };
     let centre = (sx as f32 / n.max(1) as f32, sy as f32 / n.max(1) as f32);
-    let off = (centre.0 - at.0).hypot(centre.1 - at.1);
-    want(f, n >= 40 && off < 30.0, || {
-        format!("no selection ring on {sq}: {n} new gold pixels, centred {off:.0} px away")
-    });
+    let (across, behind) = (centre.0 - at.0, at.1 - centre.1);
+    want(
+        f,
+        n >= 40 && across.abs() < 30.0 && (-10.0..45.0).contains(&behind),
+        || {
+            format!(
+                "no selection ring on {sq}: {n} new gold pixels, centred {across:.0} px across \
+                 and {behind:.0} px behind its middle"
+            )
+        },
+    );
 }
 
 /// Beam-coloured pixels over most of the squares the note says the beam has lit, and over

@@ -7,6 +7,7 @@ pub mod browser;
 pub mod certificate;
 pub mod ocr;
 pub mod services;
+pub mod static_host;
 
 use khet_engine::{Color, Game, GameResult, Limits, Rng, Searcher, Setup, WinReason};
 use khet_protocol::client::Connection;
