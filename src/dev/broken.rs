@@ -1,8 +1,8 @@
 //! `KHET_BROKEN=PARTS`: the window with drawn parts left out, for the broken-features run of the
-//! window test (`tests/e2e_broken.rs`), which shows that every picture check fails without what
-//! it checks. PARTS is a comma-separated list of [`PARTS`]' names, or `all`. The systems that draw
-//! a part simply do not run; the game's state goes on as ever, so the tour still takes every
-//! picture.
+//! window test (`tests/e2e_broken.rs`), which shows that each picture check fails without the
+//! parts it checks and passes without the others. PARTS is a comma-separated list of [`PARTS`]'
+//! names, or `all`. The systems that draw a part simply do not run; the game's state goes on as
+//! ever, so the tour still takes every picture.
 
 use crate::schedule::Drawn;
 use crate::theme::PanelSet;
@@ -19,7 +19,8 @@ enum Part {
 /// The parts by name: the board's (see [`Drawn`]) and egui's: the side panels (each screen's
 /// own, with the evaluation bar, the saved games, the settings, the lessons' text, the editor's
 /// problems and fairness report) and the overlays (the game-over window, the clocks' faces, the
-/// notices, the board's letters, the online players' window).
+/// notices, the board's letters, the online players' window). `tests/e2e_broken.rs` names them
+/// too: each is left out in one of its runs, and is some picture's part.
 const PARTS: &[(&str, Part)] = &[
     ("pieces", Part::Board(Drawn::Pieces)),
     ("beam", Part::Board(Drawn::Beam)),

@@ -190,6 +190,13 @@ impl Image {
     /// every screen has its panel, board and text, so each band of a real frame has some of
     /// them.
     pub fn undrawn(&self) -> Option<String> {
+        self.undrawn_from_band(0)
+    }
+
+    /// [`Image::undrawn`], judging the bands (eighths of the height) from band `from` down only:
+    /// without the side panel a frame's top eighth is the background alone but for the clocks'
+    /// faces (the board stands below it), as the broken-features run draws it.
+    pub fn undrawn_from_band(&self, from: usize) -> Option<String> {
         let mut colors: Vec<[u8; 3]> = self.rgb.iter().step_by(7).copied().collect();
         colors.sort_unstable();
         colors.dedup();
@@ -197,7 +204,7 @@ impl Image {
             return Some(format!("nearly blank: {} colours", colors.len()));
         }
         let band = self.height / 8;
-        for i in 0..8 {
+        for i in from..8 {
             let rows = &self.rgb[i * band * self.width..(i + 1) * band * self.width];
             let first = rows[0];
             let same = rows
@@ -408,15 +415,42 @@ pub fn read_text_scaled(img: &Image, rect: Rect, scale: usize) -> String {
         std::thread::current().id()
     ));
     big.save(&file);
-    let out = std::process::Command::new("tesseract")
-        .arg(&file)
-        .args(["-", "--psm", "6"])
-        .stderr(std::process::Stdio::null())
-        .output()
-        .expect("tesseract runs (apt-get install tesseract-ocr; .ci/test installs it)");
+    let mut cmd = std::process::Command::new("tesseract");
+    cmd.arg(&file).args(["-", "--psm", "6"]);
+    let out = cmd.output().unwrap_or_else(|e| {
+        panic!("{cmd:?} did not run: {e} (apt-get install tesseract-ocr; .ci/test installs it)")
+    });
+    // An empty reading must mean an empty picture: a Tesseract that runs but cannot read (no
+    // language data, a broken library) would otherwise fail every text check quietly, and pass
+    // a run that wants them to fail. The picture it was given is kept for a look.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && !stderr.lines().any(tesseract_error),
+        "{cmd:?} failed ({}); it said:\n{stderr}",
+        out.status
+    );
     let _ = std::fs::remove_file(&file);
     String::from_utf8_lossy(&out.stdout)
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Whether a line Tesseract wrote on its standard error says it failed: missing language data
+/// ("Error opening data file", "Failed loading language", "Could not initialize tesseract"),
+/// an unreadable picture (Leptonica's "Error in pixReadStream"), a file it "can't open". What it
+/// says on every run or of a picture with little text is no error: "Estimating resolution as
+/// N", "Warning: Invalid resolution 0 dpi", "Empty page!!", "Detected N diacritics", "Image too
+/// small to scale!!", "Line cannot be recognized!!".
+fn tesseract_error(line: &str) -> bool {
+    const FAILED: &[&str] = &[
+        "error",
+        "fail",
+        "could not",
+        "couldn't",
+        "can't open",
+        "cannot open",
+    ];
+    let line = line.to_lowercase();
+    FAILED.iter().any(|word| line.contains(word))
 }
