@@ -318,3 +318,164 @@ fn the_module_reader_resolves_paths_and_finds_a_circle() {
         "p and q name each other"
     );
 }
+
+/// The longest a source file may be, and a product function (tests aside): past these a reader
+/// loses the thread, and a file or function that long usually holds two jobs.
+const FILE_LINES: usize = 1000;
+const FUNCTION_LINES: usize = 120;
+
+/// Every Rust file of the workspace: each crate's sources, tests, benches and build scripts.
+fn workspace_files(root: &Path) -> Vec<PathBuf> {
+    let mut dirs = vec![root.join("src"), root.join("tests"), root.join("benches")];
+    for entry in std::fs::read_dir(root.join("crates")).expect("crates/ is readable") {
+        let krate = entry.expect("an entry").path();
+        dirs.extend(["src", "tests", "benches"].map(|d| krate.join(d)));
+    }
+    let mut files = Vec::new();
+    for dir in dirs.iter().filter(|d| d.is_dir()) {
+        rust_files(dir, &mut files);
+    }
+    files
+}
+
+/// The functions of `text` longer than `most` lines, with the line each starts on and its
+/// length; a file's `#[cfg(test)]` part is tests and is not read. Braces are counted on the code
+/// without comments and with character literals and strings blanked, so a `'{'` or a `"}"` does
+/// not end a body.
+fn long_functions(text: &str, most: usize) -> Vec<(usize, String, usize)> {
+    let lines: Vec<String> = text
+        .lines()
+        .take_while(|l| l.trim() != "#[cfg(test)]")
+        .map(|l| blank_literals(l.split("//").next().unwrap_or("")))
+        .collect();
+    let mut found = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(name) = fn_name(line) else { continue };
+        let mut depth = 0i32;
+        let mut opened = false;
+        for (j, body) in lines.iter().enumerate().skip(i) {
+            for c in body.chars() {
+                match c {
+                    ';' if !opened && depth == 0 => break,
+                    '{' => {
+                        depth += 1;
+                        opened = true;
+                    }
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+            }
+            if !opened && body.trim_end().ends_with(';') {
+                break;
+            }
+            if opened && depth == 0 {
+                if j + 1 - i > most {
+                    found.push((i + 1, name.clone(), j + 1 - i));
+                }
+                break;
+            }
+        }
+    }
+    found
+}
+
+/// The name of the function a line begins, if it begins one.
+fn fn_name(line: &str) -> Option<String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "fn")?;
+    let before_ok = words[..at].iter().all(|w| {
+        matches!(
+            *w,
+            "pub" | "const" | "async" | "unsafe" | "extern" | "\"C\""
+        ) || w.starts_with("pub(")
+    });
+    let name = words.get(at + 1)?;
+    let name: String = name
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    (before_ok && !name.is_empty()).then_some(name)
+}
+
+/// The line with its character literals and strings' contents blanked (a string that runs on
+/// to the next line is cut at the line's end: the braces of RON or JSON in tests' texts are not
+/// counted, which is all this needs).
+fn blank_literals(line: &str) -> String {
+    let mut out = String::new();
+    let mut in_string = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if in_string => {
+                chars.next();
+            }
+            '"' => {
+                in_string = !in_string;
+                out.push('"');
+            }
+            '\'' if !in_string => {
+                // A character literal ('{', '\n'), or a lifetime ('a), which has no closing quote
+                // two or three characters on.
+                let rest: String = chars.clone().take(3).collect();
+                let literal = rest.chars().nth(1) == Some('\'')
+                    || (rest.starts_with('\\') && rest.chars().nth(2) == Some('\''));
+                if literal {
+                    let skip = if rest.starts_with('\\') { 3 } else { 2 };
+                    for _ in 0..skip {
+                        chars.next();
+                    }
+                }
+                out.push('\'');
+            }
+            _ if in_string => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[test]
+fn no_file_over_1000_lines_and_no_product_function_over_120() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    for file in workspace_files(root) {
+        let text = std::fs::read_to_string(&file).expect("a source file");
+        let rel = file.strip_prefix(root).unwrap_or(&file);
+        let lines = text.lines().count();
+        if lines > FILE_LINES {
+            found.push(format!("{}: {lines} lines", rel.display()));
+        }
+        let product = !rel.components().any(|c| {
+            let c = c.as_os_str();
+            c == "tests" || c == "benches"
+        });
+        if product {
+            for (at, name, length) in long_functions(&text, FUNCTION_LINES) {
+                found.push(format!(
+                    "{}:{at}: fn {name} is {length} lines",
+                    rel.display()
+                ));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "over {FILE_LINES} lines a file, or {FUNCTION_LINES} a product function:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_function_reader_measures_bodies_and_skips_braces_in_literals_and_tests() {
+    let text = "pub(crate) fn short() -> char {\n    '{'\n}\n\
+                fn long() {\n    let s = \"}}}\";\n    x();\n    y();\n}\n\
+                trait T {\n    fn declared(&self);\n}\n\
+                #[cfg(test)]\nfn in_tests() {\n    a();\n    b();\n    c();\n}\n";
+    assert_eq!(long_functions(text, 3), vec![(4, "long".to_string(), 5)]);
+    assert_eq!(long_functions(text, 2).len(), 2, "short is 3 lines");
+    assert_eq!(
+        fn_name("    pub async fn go<'a>(x: &'a str) {"),
+        Some("go".into())
+    );
+    assert_eq!(fn_name("let f = |x| x; // fn not"), None);
+}

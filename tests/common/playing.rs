@@ -1,6 +1,8 @@
 //! Games played on the table headless, for the tests of what lasts (`tests/lasting.rs`,
-//! `tests/history_and_clocks.rs`): the app saving into a folder, the Classic setup, random legal
-//! moves that do not end the game, and the table's pieces checked against the engine's.
+//! `tests/history_and_clocks.rs`) and of the table and its computer (`tests/headless.rs`,
+//! `tests/computer.rs`): the app saving into a folder, the Classic setup and a casual game of it,
+//! random legal moves that do not end the game, and the table's pieces checked against the
+//! engine's.
 
 use super::{game, headless_with, send};
 use bevy::prelude::*;
@@ -13,6 +15,15 @@ pub fn classic(app: &App) -> khet_engine::Setup {
     app.world()
         .resource::<khet::setups::SetupLibrary>()
         .classic()
+}
+
+/// Starts a casual game of Classic with these players.
+pub fn start(app: &mut App, players: [khet_engine::Player; 2]) {
+    let setup = classic(app);
+    send(
+        app,
+        khet::table::NewGameRequested(khet::table::NewGameSpec::casual(setup, players)),
+    );
 }
 
 /// Plays `n` pseudo-random legal moves (fixed seed), avoiding moves that end the game.
