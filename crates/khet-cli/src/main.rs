@@ -141,7 +141,8 @@ enum Command {
         /// A level (beginner, casual, strong, master), with the search's switches -norep,
         /// -nolmr, -onelmr, -nonull, -noasp, -notss, -nobook, -nolmp, -nohist, -cN (contempt),
         /// -wNAME=VALUE (an evaluation weight) or -xN (N times the time a move), and @N for N
-        /// threads; or engine:COMMAND
+        /// threads; or greedy (one ply: a win, else the biggest capture that does not light its
+        /// own Pharaoh, else a random move); or engine:COMMAND
         #[arg(long, default_value = "master")]
         a: matches::Contender,
         /// As --a

@@ -36,6 +36,7 @@
 //! - [`Setup`]: RON setups, checked with file, line and reason; [`Record`]: RON game records.
 //! - [`notation`]: position strings (the Khet2-AI format, extended) and move text.
 //! - [`perft()`]: move counting.
+//! - [`Level`]: the computer's levels; [`greedy_move`]: a one-ply greedy player below them.
 //!
 //! # Where the rule books are silent
 //! Each choice is written here; those that players may want otherwise are [`Rules`] options.
@@ -58,6 +59,7 @@ mod clock;
 pub mod eval;
 pub mod fairness;
 pub mod game;
+pub mod greedy;
 pub mod laser;
 pub mod level;
 pub mod movegen;
@@ -85,6 +87,7 @@ pub use book::{Book, BookError, BookMove};
 /// `wasm32-unknown-unknown` (a browser, where std's panics) the `web-time` crate's.
 pub use clock::Instant;
 pub use game::{DrawReason, Game, GameError, GameResult, Turn, WinReason};
+pub use greedy::greedy_move;
 pub use laser::{Hit, HitEffect, Hits, Segment, SegmentEnd, Shot, fire};
 pub use level::Level;
 pub use movegen::{IllegalMove, MoveError, Reason};

@@ -1,12 +1,14 @@
 //! Who plays a match: a level of ours with its search's [`Options`] and the settings only
-//! matches have, named by suffixes (`master-nonull@2`), or an external engine (`engine:COMMAND`).
+//! matches have, named by suffixes (`master-nonull@2`), the one-ply greedy player (`greedy`), or
+//! an external engine (`engine:COMMAND`).
 
 use khet_engine::eval::Weights;
 use khet_engine::search::Options;
 use khet_engine::{Level, Searcher};
 
-/// One side of a match: a level of ours with its search's settings, or an external engine
-/// command speaking the protocol (written `engine:COMMAND`, run by `sh -c`).
+/// One side of a match: a level of ours with its search's settings, the greedy player
+/// ([`khet_engine::greedy`], written `greedy`), or an external engine command speaking the
+/// protocol (written `engine:COMMAND`, run by `sh -c`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Contender {
     /// A level of ours.
@@ -16,6 +18,9 @@ pub enum Contender {
         /// How its search is set.
         settings: Settings,
     },
+    /// The one-ply greedy player ([`khet_engine::greedy_move`]): a stand-in for a person who
+    /// has just learned the rules.
+    Greedy,
     /// A program speaking the protocol.
     Engine(String),
 }
@@ -105,6 +110,7 @@ impl Contender {
     pub(crate) fn name(&self) -> String {
         match self {
             Contender::Level { level, settings } => level.name().to_string() + &settings.describe(),
+            Contender::Greedy => "Greedy".to_string(),
             Contender::Engine(cmd) => format!("engine '{cmd}'"),
         }
     }
@@ -118,7 +124,8 @@ impl Contender {
 /// `-wNAME=VALUE`
 /// (an evaluation weight, named as in `eval::Weights`, set; it may be negative, and the suffix
 /// may be given for several weights),
-/// `-xN` (N times the match's time a move), then `@N` (on N threads); or `engine:COMMAND`.
+/// `-xN` (N times the match's time a move), then `@N` (on N threads); or `greedy` (any case);
+/// or `engine:COMMAND`.
 impl std::str::FromStr for Contender {
     type Err = String;
     fn from_str(s: &str) -> Result<Contender, String> {
@@ -127,6 +134,9 @@ impl std::str::FromStr for Contender {
                 "" => Err("engine: needs a command, e.g. engine:'./khet2ai'".into()),
                 cmd => Ok(Contender::Engine(cmd.to_string())),
             };
+        }
+        if s.trim().eq_ignore_ascii_case("greedy") {
+            return Ok(Contender::Greedy);
         }
         let mut settings = Settings::default();
         let (s, threads) = match s.split_once('@') {
@@ -203,9 +213,12 @@ impl std::str::FromStr for Contender {
             }
             break;
         }
+        if name.trim().eq_ignore_ascii_case("greedy") {
+            return Err("greedy has no search, so none of the levels' suffixes".into());
+        }
         let level = name.parse().map_err(|e: khet_engine::ParseNameError| {
             format!(
-                "{e}; add -norep for a search blind to repetitions, -nolmr without reductions, -onelmr with one-ply reductions, -nonull without null moves, -noasp without aspiration windows, -notss without the threat-space search, -nobook without the opening book, -nolmp without late-move pruning, -nohist without history gravity, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, -xN with N times the time a move, @N for N threads"
+                "{e}, or greedy; add -norep for a search blind to repetitions, -nolmr without reductions, -onelmr with one-ply reductions, -nonull without null moves, -noasp without aspiration windows, -notss without the threat-space search, -nobook without the opening book, -nolmp without late-move pruning, -nohist without history gravity, -cN with a contempt of N centipawns, -wNAME=VALUE with an evaluation weight set, -xN with N times the time a move, @N for N threads"
             )
         })?;
         Ok(Contender::Level { level, settings })
@@ -307,6 +320,22 @@ mod tests {
                 .unwrap_err()
                 .contains("-nonull")
         );
+    }
+
+    #[test]
+    fn greedy_is_a_contender_in_any_case() {
+        for text in ["greedy", "Greedy", "GREEDY", " greedy "] {
+            let contender: Contender = text.parse().unwrap();
+            assert_eq!(contender, Contender::Greedy, "{text}");
+            assert_eq!(contender.name(), "Greedy");
+        }
+        // It has no search, so none of the search's suffixes.
+        for odd in ["greedy-norep", "greedy@2", "Greedy-c50"] {
+            let err = odd.parse::<Contender>().unwrap_err();
+            assert!(err.contains("greedy has no search"), "{odd}: {err}");
+        }
+        let err = "greedier".parse::<Contender>().unwrap_err();
+        assert!(err.contains("or greedy"), "{err}");
     }
 
     #[test]

@@ -136,6 +136,7 @@ impl<'a> Players<'a> {
             match c {
                 Contender::Engine(cmd) => players.engines[i] = Some(External::start(cmd)?),
                 Contender::Level { settings, .. } => settings.apply(&mut players.searchers[i]),
+                Contender::Greedy => {}
             }
         }
         Ok(players)
@@ -166,6 +167,7 @@ impl<'a> Players<'a> {
                     let time = movetime * settings.time_factor;
                     level.choose(&mut self.searchers[i], &game, time, &mut rng)
                 }
+                Contender::Greedy => khet_engine::greedy_move(&game, &mut rng),
                 Contender::Engine(_) => {
                     let moves: Vec<String> =
                         game.turns().iter().map(|t| t.mv.to_string()).collect();
