@@ -8,6 +8,7 @@
 mod bench;
 mod commands;
 mod files;
+mod ladder;
 mod matches;
 mod online;
 mod openings;
@@ -174,6 +175,22 @@ enum Command {
         /// Given again for each earlier run, in order, when a resumed run was stopped too
         #[arg(long)]
         resume: Vec<PathBuf>,
+    },
+    /// Measure the computer's levels against each other: each neighbouring pair of rungs (the
+    /// greedy player, then the levels weakest first) plays a match, each level with its own
+    /// time a move as the game gives it; then a table of each rung's rating (the greedy
+    /// player's 0), its step from the rung below with the step's 95% error bar, and its median
+    /// time a move
+    Ladder {
+        /// Games for each step (about 200 bring a 200-Elo step's error bar under ±60)
+        #[arg(long, default_value_t = 200)]
+        games: u32,
+        /// Seeded random quiet plies before the rungs play (each opening played from both sides)
+        #[arg(long, default_value_t = 4)]
+        opening_plies: usize,
+        /// The highest level measured
+        #[arg(long, default_value = "master")]
+        top: khet_engine::Level,
     },
     /// Tune the evaluation's weights from self-play positions by Texel's method (prints them)
     Texel {
@@ -398,7 +415,7 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
                 book,
                 &resume,
             )?;
-            matches::play_match(&a, &b, &plan, out)
+            matches::play_match(&a, &b, &plan, out).map(|_| ())
         }
         Command::Openings {
             records,
@@ -409,6 +426,18 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
         } => openings::run(&openings_plan(records, file, plies, movetime, jobs), out),
         Command::Pool { logs, sprt } => pool::run(&logs, sprt, out),
         Command::Tune { games, depth } => matches::tune(games, depth, out),
+        Command::Ladder {
+            games,
+            opening_plies,
+            top,
+        } => ladder::run(
+            &ladder::Plan {
+                games,
+                opening_plies,
+                top,
+            },
+            out,
+        ),
         Command::Texel {
             games,
             depth,
@@ -472,6 +501,7 @@ fn match_plan(
     let mut plan = matches::MatchPlan {
         games,
         movetime: std::time::Duration::from_millis(movetime),
+        budgets: false,
         opening_plies: opening_plies.unwrap_or(if sprt.is_some() { 4 } else { 0 }),
         sprt,
         records,

@@ -18,6 +18,15 @@ impl Rng {
         })
     }
 
+    /// A generator from `seed` stirred first (splitmix64's finaliser): neighbouring seeds (a
+    /// match's game numbers) begin far apart, where [`Rng::new`]'s xorshift begins them alike.
+    pub const fn mixed(seed: u64) -> Rng {
+        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        Rng::new(z ^ (z >> 31))
+    }
+
     /// The next number of the sequence.
     pub fn next_u64(&mut self) -> u64 {
         let mut s = self.0;
@@ -55,6 +64,10 @@ mod tests {
         );
         // xorshift64 with shifts 13, 7, 17 from 1: 1 → 8193 → 8257 → 8257 + (8257 << 17).
         assert_eq!(Rng::new(1).next_u64(), 8257 + (8257 << 17));
+        // Mixed, neighbouring seeds part at once.
+        let firsts: std::collections::BTreeSet<usize> =
+            (0..40).map(|g| Rng::mixed(g).below(30)).collect();
+        assert!(firsts.len() >= 15, "{firsts:?}");
         let mut z = Rng::new(0);
         assert!((0..10).all(|_| z.next_u64() != 0));
         let mut r = Rng::new(7);

@@ -107,6 +107,14 @@ impl Settings {
 }
 
 impl Contender {
+    /// A level of ours as it plays in the game: no switches, one thread.
+    pub(crate) fn level(level: Level) -> Contender {
+        Contender::Level {
+            level,
+            settings: Settings::default(),
+        }
+    }
+
     pub(crate) fn name(&self) -> String {
         match self {
             Contender::Level { level, settings } => level.name().to_string() + &settings.describe(),

@@ -21,7 +21,7 @@ mod tune;
 
 pub use contenders::Contender;
 pub use plan::MatchPlan;
-pub use play::play_match;
+pub use play::{median, play_match};
 pub use resume::read_resume;
 pub(crate) use resume::{game_score, log_text};
 pub(crate) use sprt::elo;

@@ -12,6 +12,9 @@ pub struct MatchPlan {
     pub games: u32,
     /// Time per move.
     pub movetime: Duration,
+    /// Each level plays with its own time a move ([`khet_engine::Level::budget`], as the game
+    /// gives it) instead of `movetime`: the ladder measures the levels as players meet them.
+    pub budgets: bool,
     /// Random plies played from the setup before the contenders take over.
     pub opening_plies: usize,
     /// A sequential probability ratio test, if one decides when to stop.

@@ -11,7 +11,7 @@ use crate::out::{Failure, Out, say};
 use khet_engine::eval::material;
 use khet_engine::{Color, Game, GameResult, Rng, Searcher};
 use std::io::Write;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Writes game `n`'s record into `dir` as `game-N.ron`, whole or not at all (a temporary file
 /// renamed).
@@ -84,6 +84,22 @@ struct Tally {
     results: Vec<f64>,
     /// Each finished pair's mean score, the sequential test's samples.
     pairs: Vec<f64>,
+    /// The time each move took `a` (0) and `b` (1), this run's games.
+    times: [Vec<Duration>; 2],
+}
+
+/// What a match came to: `a`'s score in each game, and the time each of its moves took `a`
+/// (index 0) and `b` (1).
+pub struct Summary {
+    pub results: Vec<f64>,
+    pub times: [Vec<Duration>; 2],
+}
+
+/// The median of `times` (zero when there are none).
+pub fn median(times: &[Duration]) -> Duration {
+    let mut sorted = times.to_vec();
+    sorted.sort_unstable();
+    sorted.get(sorted.len() / 2).copied().unwrap_or_default()
 }
 
 impl Tally {
@@ -122,6 +138,8 @@ struct Outcome {
     draw_led: Option<(usize, usize)>,
     /// The game as played.
     game: Game,
+    /// The time each of `a`'s (0) and `b`'s (1) moves took.
+    times: [Vec<Duration>; 2],
 }
 
 impl<'a> Players<'a> {
@@ -142,17 +160,21 @@ impl<'a> Players<'a> {
         Ok(players)
     }
 
-    /// Plays `game` on, `a` playing `a_color`, to its end or the move limit.
+    /// Plays `game` on, `a` playing `a_color`, to its end or the move limit: each level with
+    /// `movetime` a move, or its own time when `budgets`.
+    #[allow(clippy::too_many_arguments)]
     fn play(
         &mut self,
         setup: &str,
         mut game: Game,
         a_color: Color,
         movetime: Duration,
+        budgets: bool,
         seed: u64,
         out: &mut Out<impl Write>,
     ) -> Result<Outcome, Failure> {
-        let mut rng = Rng::new(seed);
+        let mut rng = Rng::mixed(seed);
+        let mut times: [Vec<Duration>; 2] = Default::default();
         self.searchers.iter_mut().for_each(Searcher::clear);
         for engine in self.engines.iter_mut().flatten() {
             engine.new_game()?;
@@ -162,9 +184,11 @@ impl<'a> Players<'a> {
             let mover = game.side_to_move();
             let i = usize::from(mover != a_color);
             let contender = self.contenders[i];
+            let asked = Instant::now();
             let mv = match contender {
                 Contender::Level { level, settings } => {
-                    let time = movetime * settings.time_factor;
+                    let time = if budgets { level.budget() } else { movetime };
+                    let time = time * settings.time_factor;
                     level.choose(&mut self.searchers[i], &game, time, &mut rng)
                 }
                 Contender::Greedy => khet_engine::greedy_move(&game, &mut rng),
@@ -192,6 +216,7 @@ impl<'a> Players<'a> {
                     }
                 }
             };
+            times[i].push(asked.elapsed());
             let Some(mv) = mv else { break };
             game.play(mv)
                 .map_err(|e| format!("{} chose an illegal move: {e}", contender.name()))?;
@@ -224,24 +249,30 @@ impl<'a> Players<'a> {
             plies: game.turns().len(),
             draw_led,
             game,
+            times,
         })
     }
 }
 
 /// Plays `a` against `b` in pairs of games (one opening from both sides, cycling the setups),
 /// one progress line a game, until `plan.games` or the test's verdict; then the summary: W/D/L,
-/// score, Elo, the test's result, and the drawn games a side led.
+/// score, Elo, the test's result, each side's median time a move, and the drawn games a side
+/// led. What it came to.
 pub fn play_match(
     a: &Contender,
     b: &Contender,
     plan: &MatchPlan,
     out: &mut Out<impl Write>,
-) -> Result<(), Failure> {
+) -> Result<Summary, Failure> {
     let mut players = Players::start(a, b)?;
     let mut tally = resumed_tally(plan, out)?;
     let verdict = play_games(&mut players, plan, &mut tally, out)?;
     say_score(a, b, plan, &tally, verdict, out)?;
-    say_leads(a, b, &tally, out)
+    say_leads(a, b, &tally, out)?;
+    Ok(Summary {
+        results: tally.results,
+        times: tally.times,
+    })
 }
 
 /// The tally of the games an earlier run played (none for a fresh match), after printing the
@@ -309,7 +340,18 @@ fn play_game(
         let m = material(game.position());
         m[0] - m[1]
     };
-    let o = players.play(&setup, game, a_color, plan.movetime, seed, out)?;
+    let o = players.play(
+        &setup,
+        game,
+        a_color,
+        plan.movetime,
+        plan.budgets,
+        seed,
+        out,
+    )?;
+    for (all, these) in tally.times.iter_mut().zip(&o.times) {
+        all.extend(these);
+    }
     if let Some((side, column)) = from_ahead(start_lead, a_color, o.score) {
         tally.from_ahead[side][column] += 1;
     }
@@ -351,6 +393,14 @@ fn say_score(
         tally.draws,
         tally.losses,
         100.0 * tally.results.iter().sum::<f64>() / played.max(1) as f64
+    );
+    say!(
+        out,
+        "median time a move: {} {:.0} ms, {} {:.0} ms",
+        a.name(),
+        median(&tally.times[0]).as_secs_f64() * 1000.0,
+        b.name(),
+        median(&tally.times[1]).as_secs_f64() * 1000.0
     );
     if let Some(test) = plan.sprt {
         let (pe, pm) = elo(&tally.pairs);

@@ -12,14 +12,15 @@ const MAX_LOG: usize = 16 << 20;
 /// many random plies open each pair or how long the book is), so that `--resume` can refuse a
 /// log played another way.
 pub(super) fn plan_line(plan: &MatchPlan) -> String {
-    let ms = plan.movetime.as_millis();
+    let time = if plan.budgets {
+        "each level its own time a move".to_string()
+    } else {
+        format!("{} ms a move", plan.movetime.as_millis())
+    };
     match &plan.book {
-        Some(book) if book.len() == 1 => format!("plan: {ms} ms a move, a book of 1 position"),
-        Some(book) => format!("plan: {ms} ms a move, a book of {} positions", book.len()),
-        None => format!(
-            "plan: {ms} ms a move, {} random opening plies",
-            plan.opening_plies
-        ),
+        Some(book) if book.len() == 1 => format!("plan: {time}, a book of 1 position"),
+        Some(book) => format!("plan: {time}, a book of {} positions", book.len()),
+        None => format!("plan: {time}, {} random opening plies", plan.opening_plies),
     }
 }
 
