@@ -5,8 +5,15 @@
 //! Built only with that feature (`required-features` in Cargo.toml), as `.ci/web3d` builds it:
 //! the game for the browser is a second cold build of Bevy, too long for every CI run.
 //! `KHET_3D_SHOTS=DIR` keeps the screenshots there (else in the target's temporary folder).
+//! The board's picture is judged as the window test judges its pictures, against its reference
+//! frame (`tests/frames/3d-board.png`, half size); after a deliberate change to what the page
+//! shows, `KHET_UPDATE_FRAMES=1` writes it again (look at it before committing).
 
 mod common;
+// The window test's pictures: a screenshot judged region by region against its reference.
+#[allow(dead_code)]
+#[path = "../../../tests/common/picture.rs"]
+mod picture;
 
 use common::browser::{Browser, Picture};
 use common::{Backend, Db, MOVES_SHOWN, PATIENCE, Server, arrive, click_move};
@@ -152,8 +159,8 @@ fn places(browser: &Browser, phrase: &str, alone: bool) -> Vec<ocr::Found> {
 /// The notices of a first start, put away as a player does, by their buttons: the software
 /// renderer's (graphics set to Low) and the tutorial's offer.
 fn first_start_notices_put_away(browser: &Browser) {
-    click_words(browser, "OK");
-    click_words(browser, "Not now");
+    press(browser, "OK");
+    press(browser, "Not now");
 }
 
 /// Where the board's squares are on the page now (`window.khetSquares()`).
@@ -297,6 +304,95 @@ fn frames_at(browser: &Browser) -> (f64, f64) {
     (v[0].as_f64().unwrap_or(0.0), v[1].as_f64().unwrap_or(0.0))
 }
 
+/// Silver's pieces: light grey, no hue (the board's sand, blue and red tiles all have one), as
+/// the window test sees them.
+fn silver_piece(p: [u8; 3]) -> bool {
+    let (lo, hi) = (*p.iter().min().unwrap_or(&0), *p.iter().max().unwrap_or(&0));
+    lo >= 150 && hi - lo <= 14
+}
+
+/// Red lacquer, lit: red well above green and blue.
+fn red_lacquer(p: [u8; 3]) -> bool {
+    p[0] >= 120
+        && i32::from(p[0]) - i32::from(p[1]) >= 70
+        && i32::from(p[0]) - i32::from(p[2]) >= 70
+}
+
+/// Each side's pieces of Classic's start seen where the page says their squares are: a dozen
+/// pixels of their colour within 10 of the square's middle (at the mirrors' height), on nine
+/// squares in ten at least (a piece may hide a little of its neighbour).
+fn pieces_on_their_squares(image: &picture::Image, squares: &HashMap<String, (f64, f64)>) {
+    let start = Setup::builtin("classic").expect("Classic").position;
+    for (side, colour) in [
+        (
+            khet_engine::Color::Silver,
+            silver_piece as fn([u8; 3]) -> bool,
+        ),
+        (khet_engine::Color::Red, red_lacquer),
+    ] {
+        let theirs: Vec<String> = start
+            .pieces()
+            .filter(|(_, piece)| piece.color() == side)
+            .map(|(sq, _)| sq.to_string())
+            .collect();
+        let seen = theirs
+            .iter()
+            .filter(|sq| {
+                squares
+                    .get(*sq)
+                    .is_some_and(|&(x, y)| image.count_near((x as f32, y as f32), 10, colour) >= 12)
+            })
+            .count();
+        eprintln!(
+            "figure: {side}'s pieces seen on {seen} of their {} squares",
+            theirs.len()
+        );
+        assert!(
+            !theirs.is_empty() && seen * 10 >= theirs.len() * 9,
+            "{side}'s pieces are seen on {seen} of their {} squares",
+            theirs.len()
+        );
+    }
+}
+
+/// How far the board's picture may be from its reference: regions of 16 × 16 half-size pixels,
+/// as the window test judges its still pictures; `SwiftShader` draws the same frame the same way
+/// from run to run (four runs: worst region SSIM 1.000, ΔE 0; the test says it as a figure).
+const BOARD_TOLERANCE: picture::Tolerance = picture::Tolerance {
+    region: 16,
+    ssim: 0.95,
+    delta_e: 3.0,
+};
+
+/// `image` (the page's screenshot) against its committed reference at half size,
+/// `tests/frames/NAME.png`; `KHET_UPDATE_FRAMES=1` writes the reference instead (look at it
+/// before committing).
+fn like_its_reference(image: &picture::Image, name: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/frames")
+        .join(format!("{name}.png"));
+    let half = image.halved();
+    if std::env::var_os("KHET_UPDATE_FRAMES").is_some() {
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("the folder");
+        half.save(&path);
+        return;
+    }
+    let reference = picture::Image::load(&path);
+    let c = picture::compare(&half, &reference, BOARD_TOLERANCE, &[]);
+    eprintln!(
+        "figure: {name} against its reference: worst region SSIM {:.3}, ΔE {:.2}",
+        c.worst_ssim, c.worst_delta_e
+    );
+    assert!(
+        c.failed.is_empty(),
+        "{name} differs from its reference in {} regions (worst SSIM {:.3}, ΔE {:.2}); the \
+         picture is in the shots' folder",
+        c.failed.len(),
+        c.worst_ssim,
+        c.worst_delta_e
+    );
+}
+
 #[test]
 fn the_3d_page_draws_the_board() {
     let db = Db::new(Backend::Sqlite, "game3d-board");
@@ -305,7 +401,8 @@ fn the_3d_page_draws_the_board() {
     browser.open(&format!("http://{}/3d/", server.addr));
     let shot = board_drawn(&browser);
     let dir = shots_dir("KHET_3D_SHOTS", "game3d");
-    std::fs::write(dir.join("3d-board.png"), browser.screenshot()).expect("the screenshot saved");
+    std::fs::write(dir.join("3d-first-board.png"), browser.screenshot())
+        .expect("the screenshot saved");
     // What the browser fetched for the game, as sent (compressed) and as read.
     let fetched = browser.eval(
         "performance.getEntriesByType('resource').filter(e => /khet(_bg\\.wasm|\\.js)$/.test(e.name))\
@@ -317,6 +414,13 @@ fn the_3d_page_draws_the_board() {
         "the page fills the window: {} wide",
         shot.width
     );
+    // What a player sees before the first move, the first start's notices put away: the
+    // board, both sides' pieces on their squares, as its reference frame shows it.
+    first_start_notices_put_away(&browser);
+    std::fs::write(dir.join("3d-board.png"), browser.screenshot()).expect("the screenshot saved");
+    let image = picture::Image::load(&dir.join("3d-board.png"));
+    pieces_on_their_squares(&image, &squares(&browser));
+    like_its_reference(&image, "3d-board");
     let errors: Vec<String> = browser
         .console()
         .into_iter()
