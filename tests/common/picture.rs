@@ -4,6 +4,19 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+/// Silver's pieces: light grey, no hue (the board's sand, blue and red tiles all have one).
+pub fn silver_piece(p: [u8; 3]) -> bool {
+    let (lo, hi) = (*p.iter().min().unwrap_or(&0), *p.iter().max().unwrap_or(&0));
+    lo >= 150 && hi - lo <= 14
+}
+
+/// Red lacquer, lit: red well above green and blue (the board's tiles are sand and grey).
+pub fn red_lacquer(p: [u8; 3]) -> bool {
+    p[0] >= 120
+        && i32::from(p[0]) - i32::from(p[1]) >= 70
+        && i32::from(p[0]) - i32::from(p[2]) >= 70
+}
+
 /// A screenshot's pixels.
 pub struct Image {
     pub width: usize,

@@ -304,20 +304,6 @@ fn frames_at(browser: &Browser) -> (f64, f64) {
     (v[0].as_f64().unwrap_or(0.0), v[1].as_f64().unwrap_or(0.0))
 }
 
-/// Silver's pieces: light grey, no hue (the board's sand, blue and red tiles all have one), as
-/// the window test sees them.
-fn silver_piece(p: [u8; 3]) -> bool {
-    let (lo, hi) = (*p.iter().min().unwrap_or(&0), *p.iter().max().unwrap_or(&0));
-    lo >= 150 && hi - lo <= 14
-}
-
-/// Red lacquer, lit: red well above green and blue.
-fn red_lacquer(p: [u8; 3]) -> bool {
-    p[0] >= 120
-        && i32::from(p[0]) - i32::from(p[1]) >= 70
-        && i32::from(p[0]) - i32::from(p[2]) >= 70
-}
-
 /// Each side's pieces of Classic's start seen where the page says their squares are: a dozen
 /// pixels of their colour within 10 of the square's middle (at the mirrors' height), on nine
 /// squares in ten at least (a piece may hide a little of its neighbour).
@@ -326,9 +312,9 @@ fn pieces_on_their_squares(image: &picture::Image, squares: &HashMap<String, (f6
     for (side, colour) in [
         (
             khet_engine::Color::Silver,
-            silver_piece as fn([u8; 3]) -> bool,
+            picture::silver_piece as fn([u8; 3]) -> bool,
         ),
-        (khet_engine::Color::Red, red_lacquer),
+        (khet_engine::Color::Red, picture::red_lacquer),
     ] {
         let theirs: Vec<String> = start
             .pieces()

@@ -1,7 +1,7 @@
 //! Each picture's check: what the picture must show, judged from its pixels (colours counted
 //! where the note says the squares are, text read by OCR), every reason it fails given.
 
-use super::super::picture::{Image, Rect, Sidecar, read_text_scaled};
+use super::super::picture::{Image, Rect, Sidecar, read_text_scaled, red_lacquer, silver_piece};
 use super::Run;
 
 /// Whether `phrase` is in `text`, case aside, with at most one wrong, missing or extra
@@ -53,19 +53,6 @@ fn gold(p: [u8; 3]) -> bool {
 
 fn green(p: [u8; 3]) -> bool {
     p[1] >= 150 && p[1] as i32 - p[0] as i32 >= 60 && p[1] as i32 - p[2] as i32 >= 40
-}
-
-/// Silver's pieces: light grey, no hue (the board's sand, blue and red tiles all have one).
-fn silver_piece(p: [u8; 3]) -> bool {
-    let (lo, hi) = (*p.iter().min().unwrap_or(&0), *p.iter().max().unwrap_or(&0));
-    lo >= 150 && hi - lo <= 14
-}
-
-/// Red lacquer, lit: red well above green and blue (the board's tiles are sand and grey).
-fn red_lacquer(p: [u8; 3]) -> bool {
-    p[0] >= 120
-        && i32::from(p[0]) - i32::from(p[1]) >= 70
-        && i32::from(p[0]) - i32::from(p[2]) >= 70
 }
 
 /// A lit Pharaoh glows white-hot over most of its square: at least this many of the 625
