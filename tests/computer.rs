@@ -147,6 +147,11 @@ fn a_click_on_the_computers_turn_is_refused_and_the_computer_answers() {
 fn computer_against_computer_plays_a_whole_game() {
     let mut app = headless(0.0);
     let level = khet_engine::Level::Beginner;
+    // A second of the game's time a frame: each move's pause (`Level::least_pause`) is over in
+    // one frame, and the frames go to the game, not to the computer seeming to think.
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_secs(1),
+    ));
     start(&mut app, [Player::Computer(level), Player::Computer(level)]);
     // To the end: a Pharaoh lit, no move left, or a draw rule. The frame limit only catches a
     // stall; each frame is a few milliseconds.

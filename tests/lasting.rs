@@ -454,7 +454,11 @@ fn saved_games_of_the_first_format_resume_and_replay() {
     );
     entities_match(&mut a);
     // Playing on saves the game over the old file, and it reads back whole; the computer
-    // answers (waited for, so that its move cannot land in the replays below).
+    // answers (waited for, so that its move cannot land in the replays below) once the game's
+    // time moves again: its move waits for its pause (`Level::least_pause`).
+    a.insert_resource(TimeUpdateStrategy::ManualDuration(
+        Duration::from_secs(1) / 60,
+    ));
     play_random(&mut a, 1, 5);
     let asked = std::time::Instant::now();
     while game(&a).game.turns().len() < 14 || !a.world().resource::<Show>().is_idle() {

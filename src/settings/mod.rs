@@ -35,8 +35,10 @@ pub enum Quality {
     High,
 }
 
-/// Everything the player chooses once and keeps. Fields missing from the file take their
-/// defaults; misspelt ones are refused with their line.
+/// Everything the player chooses once and keeps, and what the game remembers for them (the last
+/// level chosen, the wins in a row). Fields missing from the file take their defaults (those of
+/// [`Settings::default`]: a file older than a field loads); misspelt ones are refused with their
+/// line.
 #[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Settings {
@@ -74,6 +76,19 @@ pub struct Settings {
     /// thinks from the first move (for a player who wants its openings searched, or varied by
     /// the time it is given).
     pub computer_book: bool,
+    /// The level "Computer" gives a side in the players' picker: the one last chosen.
+    pub computer_level: Level,
+    /// The person's latest wins in a row against one level of the computer
+    /// (`crate::table::ladder`); two suggest the next level up.
+    pub streak: Option<Streak>,
+}
+
+/// Games a person has won in a row against one level of the computer, up to the last game
+/// finished against the computer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Streak {
+    pub level: Level,
+    pub wins: u32,
 }
 
 impl Default for Settings {
@@ -98,6 +113,8 @@ impl Default for Settings {
             online_server: format!("ws://127.0.0.1:{}", khet_protocol::DEFAULT_PORT),
             computer_threads: 0,
             computer_book: true,
+            computer_level: Level::Casual,
+            streak: None,
         }
     }
 }

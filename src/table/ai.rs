@@ -5,7 +5,9 @@
 //! when it is behind, and gives a person a hint (the move Master would play) in casual games.
 //! Master plays the opening book's move at once where the book has the position, unless the
 //! settings turn the book off.
-//! With clocks, it plans its time from its own clock.
+//! With clocks, it plans its time from its own clock. Its move is held until it has seemed to
+//! think for its level's least pause ([`Level::least_pause`]), counted in the game's time; an
+//! answer to an offer and a hint are given the moment they are found.
 
 use crate::news::News;
 use crate::offload::{Job, SentGame};
@@ -58,6 +60,18 @@ pub struct Thinking {
     pub budget: Duration,
     /// The threads it searches with.
     pub threads: usize,
+    /// The least time from `since` before what it found is acted on: for its move, the level's
+    /// pause (never more than the clock plans for the move); else none.
+    pub pause: Duration,
+    /// What the search found, held until the pause has passed.
+    found: Option<Decision>,
+}
+
+impl Thinking {
+    /// Whether the search has found its answer, held until the pause has passed.
+    pub fn held(&self) -> bool {
+        self.found.is_some()
+    }
 }
 
 /// The hint last given, shown until the position changes.
@@ -211,13 +225,21 @@ fn start_thinking(
     };
     let game = m.game.clone();
     let side = game.side_to_move();
-    let budget = match (purpose, clocks) {
-        (Purpose::Hint, _) => Duration::from_millis(1000),
-        (_, Some(c)) => {
-            let limits = c.engine_clock().limits(side);
-            budget(level).min(limits.soft.or(limits.time).unwrap_or_default())
-        }
-        (_, None) => budget(level),
+    // What the clock plans for the move, if there are clocks.
+    let planned = clocks.map_or(Duration::MAX, |c| {
+        let limits = c.engine_clock().limits(side);
+        limits.soft.or(limits.time).unwrap_or_default()
+    });
+    let budget = match purpose {
+        Purpose::Hint => Duration::from_millis(1000),
+        _ => budget(level).min(planned),
+    };
+    // On its own turn the computer seems to think for its pause, never longer than its clock
+    // plans for the move; the person's clock runs while it answers an offer, and a hint waits
+    // for nobody.
+    let pause = match purpose {
+        Purpose::Play => level.least_pause().min(planned),
+        Purpose::DrawAnswer | Purpose::Hint => Duration::ZERO,
     };
     let threads = settings.search_threads();
     let stop = Arc::new(AtomicBool::new(false));
@@ -231,7 +253,7 @@ fn start_thinking(
         book: settings.computer_book,
         stop: Some(stop.clone()),
     };
-    // The move is shown the moment it is found, though the window's loop sleeps.
+    // The search's end wakes the window's loop, though it sleeps.
     let task = crate::offload::spawn(job, waker.clone());
     if purpose == Purpose::Hint {
         news.write(News::HintSearching);
@@ -243,6 +265,8 @@ fn start_thinking(
         since: time.elapsed_secs(),
         budget,
         threads,
+        pause,
+        found: None,
     });
 }
 
@@ -250,15 +274,27 @@ fn finish_thinking(
     thinking: Option<ResMut<Thinking>>,
     mut hint: ResMut<Hint>,
     m: Res<Match>,
+    time: Res<Time>,
     mut moves: MessageWriter<MoveRequested>,
     mut actions: MessageWriter<TableAction>,
     mut news: MessageWriter<News>,
+    mut frames: ResMut<crate::frames::NextFrame>,
     mut commands: Commands,
 ) {
     let Some(mut thinking) = thinking else { return };
-    let Some(decision) = check_ready(&mut thinking.task) else {
+    if thinking.found.is_none() {
+        thinking.found = check_ready(&mut thinking.task);
+    }
+    let Some(decision) = thinking.found else {
         return;
     };
+    // A reply the moment a move is made feels like no opponent: it waits out its pause, and a
+    // frame comes when the pause is over, though nothing else moves.
+    let left = thinking.pause.as_secs_f32() - (time.elapsed_secs() - thinking.since);
+    if left > 0.0 {
+        frames.within(Duration::from_secs_f32(left));
+        return;
+    }
     commands.remove_resource::<Thinking>();
     match decision {
         Decision::Play(mv) => {

@@ -1,8 +1,9 @@
 //! The match at the table: the new game's specification, the match and its turn flow, the show
 //! of each move and shot, the selection and the keys that make it (the mouse on the board is the
-//! stage's, `crate::stage::pointer`), the clocks, the computer, the piece entities, the shot's
-//! cues and the laser preview; `ui/` holds the table's panels. Everything here runs headless
-//! (`core_plugin`) but `ui/`, which `view_plugin` adds.
+//! stage's, `crate::stage::pointer`), the clocks, the computer and the wins counted against its
+//! levels (`ladder`), the piece entities, the shot's cues and the laser preview; `ui/` holds the
+//! table's panels. Everything here runs headless (`core_plugin`) but `ui/`, which `view_plugin`
+//! adds.
 //!
 //! What other features need of the table is re-exported here: the match, its messages, the
 //! show and the new-game specification.
@@ -14,6 +15,7 @@ pub mod clock;
 pub mod cues;
 pub mod game;
 pub mod input;
+pub mod ladder;
 pub mod laser_preview;
 pub mod pieces;
 pub mod selection;
@@ -86,6 +88,7 @@ pub(super) fn plugin(app: &mut App) {
     selection::plugin(app);
     clock::plugin(app);
     ai::plugin(app);
+    ladder::plugin(app);
     laser_preview::plugin(app);
     cues::plugin(app);
     pieces::plugin(app);

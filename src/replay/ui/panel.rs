@@ -66,7 +66,8 @@ fn panel(
         }
         ui.separator();
         ui.label("Continue from here, casual:");
-        crate::theme::players::players(ui, &mut settings.players);
+        let s = &mut *settings;
+        crate::theme::players::players(ui, &mut s.players, &mut s.computer_level);
         if ui.button("Continue from here").clicked() {
             let spec = NewGameSpec::resuming(
                 format!("{} (from move {at})", tape.name),

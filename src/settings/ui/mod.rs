@@ -44,7 +44,7 @@ fn panel(
         ui.add(egui::Slider::new(&mut s.camera_distance, 8.0..=25.0).text("distance"));
         ui.separator();
         ui.label("New games");
-        crate::theme::players::players(ui, &mut s.players);
+        crate::theme::players::players(ui, &mut s.players, &mut s.computer_level);
         crate::theme::rules_form::rules(ui, &mut s.mode, &mut s.clock, &mut s.swap_landing);
         ui.separator();
         ui.checkbox(

@@ -1,6 +1,9 @@
-//! The end of a game, once the last shot has landed: the result, and what next.
+//! The end of a game, once the last shot has landed: the result, and what next; after a
+//! person's second win in a row against a level of the computer, the next level up.
 
+use crate::settings::Settings;
 use crate::table::clock::Clocks;
+use crate::table::ladder::{Climb, suggestion};
 use crate::table::ui::SideTab;
 use crate::table::{Match, NewGameRequested, Show, Watch};
 use bevy::prelude::*;
@@ -16,6 +19,8 @@ pub fn game_over(
     mut tab: ResMut<NextState<SideTab>>,
     mut new_game: MessageWriter<NewGameRequested>,
     mut watch: MessageWriter<Watch>,
+    settings: Res<Settings>,
+    mut climb: MessageWriter<Climb>,
     mut closed: Local<Option<(String, usize)>>,
     moment: Option<Res<crate::table::cues::PharaohMoment>>,
 ) -> Result {
@@ -40,6 +45,20 @@ pub fn game_over(
                 m.game.turns().len(),
                 m.setup_name
             ));
+            if let Some((beaten, wins, next)) = suggestion(&m, settings.streak) {
+                ui.add_space(4.0);
+                ui.horizontal(|ui| {
+                    ui.label(format!(
+                        "{} wins in a row against {beaten}. Try {next} ({})?",
+                        in_words(wins),
+                        next.rating()
+                    ));
+                    if ui.button(format!("Play {next}")).clicked() {
+                        climb.write(Climb(next));
+                    }
+                });
+                ui.add_space(4.0);
+            }
             ui.horizontal(|ui| {
                 if ui.button("Rematch").clicked() {
                     let mut spec = m.spec.clone();
@@ -64,4 +83,14 @@ pub fn game_over(
         },
     );
     Ok(())
+}
+
+/// A count of wins at the start of a sentence: "Two", "Three", … "12".
+fn in_words(n: u32) -> String {
+    let words = [
+        "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
+    ];
+    n.checked_sub(2)
+        .and_then(|i| words.get(i as usize))
+        .map_or(n.to_string(), |w| (*w).to_string())
 }

@@ -57,7 +57,7 @@ fn panel(
         let chosen = super::setup_list::setups(ui, form.edition, &mut form.chosen, &library);
         // The form's choices are the settings' defaults: written back (and saved) on change.
         let mut choice = settings.clone();
-        crate::theme::players::players(ui, &mut choice.players);
+        crate::theme::players::players(ui, &mut choice.players, &mut choice.computer_level);
         crate::theme::rules_form::rules(
             ui,
             &mut choice.mode,
