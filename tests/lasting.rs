@@ -17,7 +17,7 @@ use khet::news::{News, Notices};
 use khet::replay::Step;
 use khet::saves::{ResumeOffer, SavedGames};
 use khet::screen::Screen;
-use khet::settings::{Palette, Quality, Settings, SettingsFile};
+use khet::settings::{Palette, Quality, Settings, SettingsFile, Streak};
 use khet::table::clock::Clocks;
 use khet::table::{NewGameRequested, NewGameSpec, Show, Watch};
 use khet_engine::{Color as Side, GameResult, Level, WinReason};
@@ -538,8 +538,8 @@ const COMPUTER_PATIENCE: Duration = Duration::from_secs(120);
 
 /// Each format of `settings.ron` the game has written, oldest first: the commit whose game
 /// wrote it (its folder in `tests/fixtures/`). Each added fields, none renamed or removed one.
-const SETTINGS_FORMATS: [&str; 7] = [
-    "ae6dba7", "defaf76", "f6513da", "d4f6e05", "aed11ff", "eb2a626", "7165270",
+const SETTINGS_FORMATS: [&str; 8] = [
+    "ae6dba7", "defaf76", "f6513da", "d4f6e05", "aed11ff", "eb2a626", "7165270", "2466d14",
 ];
 
 /// The settings that the fixture of `SETTINGS_FORMATS[format]` holds: every field that format
@@ -578,6 +578,13 @@ fn settings_in_format(format: usize) -> Settings {
     }
     if format >= 6 {
         s.computer_book = false;
+    }
+    if format >= 7 {
+        s.computer_level = Level::Expert;
+        s.streak = Some(Streak {
+            level: Level::Apprentice,
+            wins: 3,
+        });
     }
     s
 }
