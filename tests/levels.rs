@@ -218,7 +218,7 @@ fn two_wins_in_a_row_suggest_the_next_level_and_its_button_starts_that_game() {
     assert!(game(&app).game.result().is_some());
     assert_eq!(suggested(&app), None, "one win, counted twice");
     win_against(&mut app, Level::Casual);
-    assert_eq!(suggested(&app), Some((Level::Casual, 2, Level::Skilled)));
+    assert_eq!(suggested(&app), Some((Level::Casual, 2, Level::Club)));
     // The wins in a row last across a restart.
     let_save(&mut app);
     let again = with_settings_file(&path);
@@ -232,18 +232,18 @@ fn two_wins_in_a_row_suggest_the_next_level_and_its_button_starts_that_game() {
     );
     // The suggestion's button: the same game again, the computer at the next level, which the
     // picker gives from then on.
-    send(&mut app, Climb(Level::Skilled));
+    send(&mut app, Climb(Level::Club));
     let m = game(&app);
     assert_eq!(
         m.spec.players,
-        [Player::Person, Player::Computer(Level::Skilled)]
+        [Player::Person, Player::Computer(Level::Club)]
     );
     assert_eq!(
         (m.setup_name.as_str(), m.game.turns().len()),
         ("Win in one", 0)
     );
     let settings = app.world().resource::<Settings>();
-    assert_eq!(settings.computer_level, Level::Skilled);
+    assert_eq!(settings.computer_level, Level::Club);
     // A loss between two wins: no suggestion.
     win_against(&mut app, Level::Casual);
     lose_against(&mut app, Level::Casual);
@@ -259,7 +259,7 @@ fn two_wins_in_a_row_suggest_the_next_level_and_its_button_starts_that_game() {
     start(&mut app, [Player::Person; 2]);
     send(&mut app, TableAction::Resign);
     win_against(&mut app, Level::Casual);
-    assert_eq!(suggested(&app), Some((Level::Casual, 3, Level::Skilled)));
+    assert_eq!(suggested(&app), Some((Level::Casual, 3, Level::Club)));
     win_against(&mut app, Level::Master);
     win_against(&mut app, Level::Master);
     assert_eq!(suggested(&app), None, "no level above Master");

@@ -20,7 +20,7 @@ mod texel;
 
 use clap::{Args, Parser, Subcommand};
 use khet_engine::{Color, Rules};
-use out::{Failure, Out};
+use out::{Failure, Out, say};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -139,7 +139,7 @@ enum Command {
     /// Play two contenders against each other from the three setups, both colours; a game is
     /// drawn at 200 plies, after 100 plies without a capture, or by repetition
     Match {
-        /// A level (beginner, casual, strong, master), with the search's switches -norep,
+        /// A level (one of `khet-engine levels`: novice to master), with the search's switches -norep,
         /// -nolmr, -onelmr, -nonull, -noasp, -notss, -nobook, -nolmp, -nohist, -cN (contempt),
         /// -wNAME=VALUE (an evaluation weight) or -xN (N times the time a move), and @N for N
         /// threads; or greedy (one ply: a win, else the biggest capture that does not light its
@@ -188,10 +188,21 @@ enum Command {
         /// Seeded random quiet plies before the rungs play (each opening played from both sides)
         #[arg(long, default_value_t = 4)]
         opening_plies: usize,
+        /// The lowest rung measured: greedy (the default) or a level; the steps above add to
+        /// its rating as the engine gives it
+        #[arg(long, default_value = "greedy", value_parser = rung)]
+        from: Rung,
         /// The highest level measured
         #[arg(long, default_value = "master")]
         top: khet_engine::Level,
+        /// Ladder logs of earlier runs (in the order played), each step going on where they
+        /// stopped; a step they hold in full is read, not played again
+        #[arg(long)]
+        resume: Vec<PathBuf>,
     },
+    /// The computer's levels, weakest first, one a line: the name `match`, `setoption name Level`
+    /// and `--level` take, and its rating (Elo above the greedy player, as `ladder` measured it)
+    Levels,
     /// Tune the evaluation's weights from self-play positions by Texel's method (prints them)
     Texel {
         /// Self-play games (seeded; the same number gives the same weights)
@@ -341,7 +352,7 @@ struct OnlineArgs {
     /// Milliseconds a move (Master)
     #[arg(long, conflicts_with = "level")]
     movetime: Option<u64>,
-    /// Play at a level (beginner, casual, strong, master), with the clock's time
+    /// Play at a level (one of `khet-engine levels`: novice to master), with the clock's time
     #[arg(long)]
     level: Option<khet_engine::Level>,
     /// The name shown to the opponent
@@ -355,6 +366,19 @@ struct OnlineArgs {
     /// engine-identity)
     #[arg(long)]
     identity: Option<PathBuf>,
+}
+
+/// The lowest rung of `ladder`: the greedy player (`None`) or a level.
+#[derive(Clone, Copy, Debug)]
+struct Rung(Option<khet_engine::Level>);
+
+fn rung(text: &str) -> Result<Rung, String> {
+    if text.trim().eq_ignore_ascii_case("greedy") {
+        return Ok(Rung(None));
+    }
+    text.parse()
+        .map(|l| Rung(Some(l)))
+        .map_err(|e: khet_engine::text::ParseNameError| format!("{e}, or greedy"))
 }
 
 /// A thread count: 1 to the search's most.
@@ -429,15 +453,25 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
         Command::Ladder {
             games,
             opening_plies,
+            from,
             top,
+            resume,
         } => ladder::run(
             &ladder::Plan {
                 games,
                 opening_plies,
+                from: from.0,
                 top,
+                resume,
             },
             out,
         ),
+        Command::Levels => {
+            for level in khet_engine::Level::ALL {
+                say!(out, "{} {}", level.name().to_lowercase(), level.rating());
+            }
+            Ok(())
+        }
         Command::Texel {
             games,
             depth,

@@ -176,6 +176,10 @@ pub fn play(online: &Online, out: &mut Out<impl Write>) -> Result<(), Failure> {
             khet_protocol::play_link(server, &code)
         ))?;
     }
+    if let Strength::Level(level) = online.strength {
+        // Its measured strength: Elo above a player who has just learned the rules.
+        out.now(format_args!("level {level} rating {}", level.rating()))?;
+    }
     let mut player = Player {
         conn,
         server: online.server.clone(),
@@ -309,7 +313,7 @@ impl Player {
         let side = mirror.game.side_to_move();
         let budget = match (self.strength, mirror.clocks()) {
             (Strength::MoveTime(t), _) => t,
-            (Strength::Level(_), Some(clocks)) => {
+            (Strength::Level(level), Some(clocks)) => {
                 let increment = mirror
                     .view
                     .clock
@@ -319,9 +323,10 @@ impl Player {
                     increment: [increment; 2],
                     moves_to_go: None,
                 };
-                clock.limits(side).soft.unwrap_or(Duration::from_secs(1))
+                let share = clock.limits(side).soft.unwrap_or(Duration::from_secs(1));
+                share.min(level.budget())
             }
-            (Strength::Level(_), None) => Duration::from_secs(1),
+            (Strength::Level(level), None) => level.budget(),
         };
         let game = mirror.game.clone();
         // The server has no move limit, and two engines that each score a draw below playing

@@ -4,7 +4,8 @@
 //! ```text
 //! uci                                   -> id name, id author, option …, uciok
 //! isready                               -> readyok
-//! setoption name Level value master|strong|casual|beginner
+//! setoption name Level value master|expert|…|novice (`khet-engine levels`; after `uci`, an
+//!                                        `info string level NAME rating R` line for each)
 //! setoption name Rules value strict-swap,no-moves-draw   (any rule options, comma-separated)
 //! setoption name Hash value MB          (transposition table, 1-4096)
 //! setoption name Threads value N        (threads searching at once, 1-256; Lazy SMP)
@@ -258,10 +259,17 @@ impl<W: Write + Send + 'static> Session<W> {
                 "option name OwnBook type check default {}",
                 self.settings.own_book
             ),
-            "uciok".to_string(),
         ] {
             self.say.line(&line);
         }
+        // Each level's measured strength, for a program that offers the levels to a person.
+        for level in Level::ALL {
+            self.say.line(&format!(
+                "info string level {level} rating {}",
+                level.rating()
+            ));
+        }
+        self.say.line("uciok");
     }
 
     /// `setoption name N value V` (names in any case; a name may be several words).

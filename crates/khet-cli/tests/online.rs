@@ -315,3 +315,38 @@ fn two_engines_play_over_wss_trusting_the_servers_own_certificate() {
     server.stop();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A bot at a level says which, with the rating the engine gives it, and plays its game out.
+#[test]
+fn a_bot_at_a_level_says_its_rating_and_plays() {
+    use khet_engine::Level;
+    let dir = temp("level");
+    let data = dir.join("data");
+    let server = Server::start(&data, "127.0.0.1:0".parse().unwrap());
+    let url = format!("ws://{}", server.addr);
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    let bot = |level: &str, how: &[&str], identity: &Path| {
+        let mut args = vec!["online", "--server", &url, "--level", level];
+        args.extend_from_slice(how);
+        args.extend_from_slice(&["--identity", identity.to_str().unwrap()]);
+        engine(&args)
+    };
+    let mut creator = bot("novice", &["--create", "--color", "silver"], &a);
+    let mut out = BufReader::new(creator.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    let code = first.trim().strip_prefix("code ").expect("the code first");
+    let joiner = bot("Beginner", &["--join", code], &b);
+    let (code_b, out_b, err_b) = finish_within_patience(joiner, "the joiner's game");
+    let mut rest = String::new();
+    out.read_to_string(&mut rest).unwrap();
+    let (code_a, _, err_a) = finish_within_patience(creator, "the creator's game");
+    assert_eq!((code_a, code_b), (0, 0), "{err_a}\n{err_b}");
+    for (out, level) in [(&rest, Level::Novice), (&out_b, Level::Beginner)] {
+        let said = format!("level {level} rating {}", level.rating());
+        assert!(out.lines().any(|l| l == said), "{said}: {out}");
+        assert!(out.lines().any(|l| l.starts_with("result ")), "{out}");
+    }
+    server.stop();
+    let _ = std::fs::remove_dir_all(&dir);
+}

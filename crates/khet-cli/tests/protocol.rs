@@ -129,6 +129,57 @@ fn announces_itself_and_its_options() {
     e.until("readyok");
 }
 
+/// The levels a program offering them to a person reads: the protocol's combo, its rating
+/// lines and `khet-engine levels` all name the engine's levels, weakest first, with the
+/// engine's ratings.
+#[test]
+fn the_levels_and_ratings_said_are_the_engines() {
+    use khet_engine::Level;
+    let mut e = Engine::start(&[]);
+    e.send("uci");
+    let lines = e.until("uciok");
+    let said: Vec<(String, i32)> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info string level "))
+        .map(|l| {
+            let (name, rating) = l.split_once(" rating ").expect("NAME rating R");
+            (name.to_string(), rating.parse().expect("a rating"))
+        })
+        .collect();
+    let engine: Vec<(String, i32)> = Level::ALL
+        .iter()
+        .map(|l| (l.name().to_string(), l.rating()))
+        .collect();
+    assert_eq!(said, engine);
+    let combo = lines
+        .iter()
+        .find(|l| l.starts_with("option name Level type combo"))
+        .expect("the Level option");
+    let vars: Vec<&str> = combo.split(" var ").skip(1).collect();
+    let names: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+    assert_eq!(vars, names);
+    let listed = Command::new(env!("CARGO_BIN_EXE_khet-engine"))
+        .arg("levels")
+        .output()
+        .expect("khet-engine levels");
+    assert!(listed.status.success());
+    let listed: Vec<(String, i32)> = String::from_utf8(listed.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (name, rating) = l.split_once(' ').expect("NAME RATING");
+            (name.to_string(), rating.parse().expect("a rating"))
+        })
+        .collect();
+    let lower: Vec<(String, i32)> = engine.iter().map(|(n, r)| (n.to_lowercase(), *r)).collect();
+    assert_eq!(listed, lower);
+    for (name, _) in &listed {
+        e.send(&format!("setoption name Level value {name}"));
+    }
+    e.send("isready");
+    assert_eq!(errors(&e.until("readyok")), 0, "every listed name is taken");
+}
+
 #[test]
 fn searches_after_both_forms_of_position() {
     let mut e = Engine::start(&[]);

@@ -1,6 +1,10 @@
-//! Playing levels: they differ in style, not only in depth. The lower ones look less far, skip
-//! the capture search (so they miss some threats) and choose among the reasonable moves with
-//! some randomness; none ever plays a move that loses by force when another does not.
+//! Playing levels: a ladder of eight, each measured about 200 Elo above the one below by
+//! `khet-engine ladder` (the figures in [`Level::rating`] and `docs/engine-ledger.md`). The four
+//! lowest look a fixed number of plies ahead and choose among the moves that score nearly best
+//! with some randomness (the lowest two without the capture search, so they miss some threats);
+//! the others search to a node count, so that their strength is the same on any machine and under
+//! any load, Master with the opening book and the threat-space search. None ever plays a move
+//! that loses by force when another does not.
 
 use crate::eval::WIN;
 use crate::game::Game;
@@ -18,62 +22,179 @@ pub fn quick_score(position: &Position) -> i32 {
         .score
 }
 
-/// How well the computer plays; see [`Level::description`].
+/// How well the computer plays; see [`Level::description`] and [`Level::rating`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[allow(missing_docs)] // described by `Level::description`
 pub enum Level {
+    Novice,
     Beginner,
+    Learner,
+    Apprentice,
     Casual,
+    Club,
+    Skilled,
+    Adept,
     Strong,
+    Advanced,
+    Expert,
     Master,
+}
+
+/// How a level chooses its move.
+enum Style {
+    /// Every move scored by a search `depth` plies deep (with the capture search or not); one
+    /// of those within `noise` of the best is chosen at random.
+    Scored {
+        depth: u32,
+        noise: i32,
+        quiescence: bool,
+    },
+    /// The best move of a search of about this many nodes (one thread); with `full`, the
+    /// opening book's move where it has one, and the threat-space search when ahead.
+    Nodes { nodes: u64, full: bool },
 }
 
 impl Level {
     /// Every level, weakest first.
-    pub const ALL: [Level; 4] = [Level::Beginner, Level::Casual, Level::Strong, Level::Master];
+    pub const ALL: [Level; 12] = [
+        Level::Novice,
+        Level::Beginner,
+        Level::Learner,
+        Level::Apprentice,
+        Level::Casual,
+        Level::Club,
+        Level::Skilled,
+        Level::Adept,
+        Level::Strong,
+        Level::Advanced,
+        Level::Expert,
+        Level::Master,
+    ];
 
     /// The level's name, capitalised.
     pub fn name(self) -> &'static str {
         match self {
+            Level::Novice => "Novice",
             Level::Beginner => "Beginner",
+            Level::Learner => "Learner",
+            Level::Apprentice => "Apprentice",
             Level::Casual => "Casual",
+            Level::Club => "Club",
+            Level::Skilled => "Skilled",
+            Level::Adept => "Adept",
             Level::Strong => "Strong",
+            Level::Advanced => "Advanced",
+            Level::Expert => "Expert",
             Level::Master => "Master",
         }
     }
 
-    /// One line for the new-game panel.
-    pub fn description(self) -> &'static str {
+    /// The level's rating as measured by `khet-engine ladder` (see `docs/engine-ledger.md`):
+    /// Elo above the greedy player ([`crate::greedy_move`]), the stand-in for a person who has
+    /// just learned the rules, whose rating is 0. Master's holds for one thread on the machine
+    /// it was measured on; more threads or a faster machine make it stronger.
+    pub fn rating(self) -> i32 {
         match self {
-            Level::Beginner => {
-                "Looks two moves ahead, misses threats beyond, varies its play freely."
-            }
-            Level::Casual => {
-                "Looks three moves ahead and sees captures through; varies among good moves."
-            }
-            Level::Strong => {
-                "Searches four moves deep in a quarter of its time (at most a second) and plays its best move."
-            }
-            Level::Master => {
-                "Plays its opening book where it knows the position; else searches as deep as its whole time allows."
-            }
+            Level::Novice => 120,
+            Level::Beginner => 300,
+            Level::Learner => 460,
+            Level::Apprentice => 620,
+            Level::Casual => 790,
+            Level::Club => 1010,
+            Level::Skilled => 1210,
+            Level::Adept => 1410,
+            Level::Strong => 1610,
+            Level::Advanced => 1810,
+            Level::Expert => 2010,
+            Level::Master => 2250,
+        }
+    }
+
+    /// The level one up the ladder, if any: what the game suggests after two wins against it.
+    pub fn next(self) -> Option<Level> {
+        let i = Level::ALL.iter().position(|&l| l == self)?;
+        Level::ALL.get(i + 1).copied()
+    }
+
+    fn style(self) -> Style {
+        let scored = |depth, noise, quiescence| Style::Scored {
+            depth,
+            noise,
+            quiescence,
+        };
+        let nodes = |nodes| Style::Nodes { nodes, full: false };
+        match self {
+            Level::Novice => scored(1, 50, false),
+            Level::Beginner => scored(2, 100, false),
+            Level::Learner => scored(2, 150, true),
+            Level::Apprentice => scored(2, 40, true),
+            Level::Casual => scored(3, 50, true),
+            // From Expert down, each a factor of 2.75 fewer nodes: about 200 Elo.
+            Level::Club => nodes(1_900),
+            Level::Skilled => nodes(5_300),
+            Level::Adept => nodes(14_500),
+            Level::Strong => nodes(40_000),
+            Level::Advanced => nodes(109_000),
+            Level::Expert => nodes(300_000),
+            Level::Master => Style::Nodes {
+                nodes: 1_000_000,
+                full: true,
+            },
+        }
+    }
+
+    /// One line for the new-game panel.
+    pub fn description(self) -> String {
+        match self.style() {
+            Style::Scored {
+                depth,
+                quiescence: false,
+                ..
+            } => format!(
+                "Looks {} ahead, misses threats beyond, varies its play freely.",
+                plies(depth)
+            ),
+            Style::Scored { depth, .. } => format!(
+                "Looks {} ahead and sees captures through; varies among good moves.",
+                plies(depth)
+            ),
+            Style::Nodes { nodes, full: false } => format!(
+                "Searches about {} positions a move and plays its best move.",
+                thousands(nodes)
+            ),
+            Style::Nodes { nodes, full: true } => format!(
+                "Plays its opening book where it knows the position; else searches about {} \
+                 positions a move, and chains of threats when ahead.",
+                thousands(nodes)
+            ),
         }
     }
 
     /// The computer's time for a move at this level when no clock says otherwise, the
     /// `budget` of [`Level::choose`]: what the desktop game and the browser page give it.
-    /// Beginner and Casual search to a fixed depth and are done well within theirs.
+    /// It is a bound the level's search is done well within on a computer of today (a slow
+    /// phone may need it): a level's strength is its depth or node count, the same on any
+    /// machine, so that its rating holds there.
     pub fn budget(self) -> Duration {
-        match self {
-            Level::Beginner | Level::Casual => Duration::from_millis(300),
-            Level::Strong => Duration::from_millis(1500),
-            Level::Master => Duration::from_millis(2500),
+        match self.style() {
+            Style::Scored { .. } => Duration::from_millis(300),
+            // One thread of the 2-core machine the ladder was measured on searches about
+            // 430,000 nodes a second: more than twice its time.
+            Style::Nodes { nodes, .. } => Duration::from_millis(300 + nodes / 200),
         }
     }
 
+    /// The least time the game lets the computer seem to think before its move is shown: a
+    /// reply the moment a move is made feels like no opponent at all.
+    pub fn least_pause(self) -> Duration {
+        Duration::from_millis(700)
+    }
+
     /// Chooses a move for the game's side to move (`None` when it has none), knowing the game's
-    /// history (it avoids repeating when ahead). `rng` varies the choice of the lower levels;
-    /// the same generator state and game give the same move. Master uses all of `budget`.
+    /// history (it avoids repeating when ahead). `rng` varies the choice of the lowest levels;
+    /// the same generator state and game give the same move at every level, as long as
+    /// `budget` does not cut the search short. The searcher's book and threads are its caller's
+    /// (the book for Master alone; one thread searches a node count as well as several).
     pub fn choose(
         self,
         searcher: &mut Searcher,
@@ -81,23 +202,28 @@ impl Level {
         budget: Duration,
         rng: &mut Rng,
     ) -> Option<Move> {
-        let (depth, noise, quiescence) = match self {
-            Level::Beginner => (2, 150, false),
-            Level::Casual => (3, 50, true),
-            Level::Strong => {
+        let (depth, noise, quiescence) = match self.style() {
+            Style::Scored {
+                depth,
+                noise,
+                quiescence,
+            } => (depth, noise, quiescence),
+            Style::Nodes { nodes, full } => {
+                let (options, book) = (searcher.options, searcher.book.clone());
                 searcher.options.quiescence = true;
+                searcher.options.threads = 1;
+                searcher.options.threat_space &= full;
+                if !full {
+                    searcher.book = None;
+                }
                 let limits = Limits {
-                    depth: Some(4),
-                    time: Some((budget / 4).min(Duration::from_secs(1))),
+                    nodes: Some(nodes),
+                    time: Some(budget),
                     ..Limits::default()
                 };
-                return searcher.search_game(game, limits, |_| {}).best;
-            }
-            Level::Master => {
-                searcher.options.quiescence = true;
-                return searcher
-                    .search_game(game, Limits::time(budget), |_| {})
-                    .best;
+                let best = searcher.search_game(game, limits, |_| {}).best;
+                (searcher.options, searcher.book) = (options, book);
+                return best;
             }
         };
         searcher.options.quiescence = quiescence;
@@ -110,6 +236,32 @@ impl Level {
         };
         pick_at_least(&scored, floor, rng)
     }
+}
+
+/// "one ply", "two plies", …
+fn plies(depth: u32) -> String {
+    let words = ["no", "one", "two", "three", "four"];
+    let n = words
+        .get(depth as usize)
+        .map_or(depth.to_string(), ToString::to_string);
+    if depth == 1 {
+        format!("{n} ply")
+    } else {
+        format!("{n} plies")
+    }
+}
+
+/// 20000 as "20,000".
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// One of the scored moves whose score is at least `floor`, chosen by `rng`: how the lower
@@ -137,7 +289,35 @@ impl std::str::FromStr for Level {
             .into_iter()
             .find(|l| l.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| {
-                crate::text::ParseNameError::new("level", s, "beginner, casual, strong or master")
+                crate::text::ParseNameError::new(
+                    "level",
+                    s,
+                    "novice, beginner, learner, apprentice, casual, club, skilled, adept, strong, advanced, \
+                     expert or master",
+                )
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ladder_climbs_and_its_words_read_well() {
+        for pair in Level::ALL.windows(2) {
+            assert!(pair[0].rating() < pair[1].rating(), "{pair:?}");
+            assert_eq!(pair[0].next(), Some(pair[1]));
+        }
+        assert_eq!(Level::Master.next(), None);
+        let names: Vec<String> = Level::ALL.iter().map(|l| l.name().to_lowercase()).collect();
+        let wrong = "grandmaster".parse::<Level>().unwrap_err().to_string();
+        let (all, last) = names.split_at(names.len() - 1);
+        let expected = format!("({} or {})", all.join(", "), last[0]);
+        assert!(wrong.ends_with(&expected), "{wrong}");
+        assert_eq!(thousands(100_000), "100,000");
+        assert_eq!(thousands(4_000), "4,000");
+        assert!(Level::Novice.description().contains("one ply ahead"));
+        assert!(Level::Casual.description().contains("three plies ahead"));
     }
 }

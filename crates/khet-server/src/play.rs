@@ -49,6 +49,19 @@ pub struct Offer {
     computer: bool,
     /// Whether this server carries the 3D game (`/3d`), which the page then offers.
     game_3d: bool,
+    /// The computer's levels, weakest first (the page offers them when `computer`).
+    levels: Vec<LevelEntry>,
+}
+
+/// A level of the computer, as the engine names and rates it.
+#[derive(Serialize)]
+pub struct LevelEntry {
+    /// The name the page's engine takes: `casual`.
+    id: String,
+    /// Its name for people: `Casual`.
+    name: &'static str,
+    /// Elo above a player who has just learned the rules ([`khet_engine::Level::rating`]).
+    rating: i32,
 }
 
 /// `GET /setups`: the setups, and whether the computer plays here.
@@ -68,5 +81,13 @@ pub async fn setups() -> Json<Offer> {
         setups,
         computer: crate::assets::has_engine(),
         game_3d: crate::game3d::has_game_3d(),
+        levels: khet_engine::Level::ALL
+            .iter()
+            .map(|l| LevelEntry {
+                id: l.name().to_lowercase(),
+                name: l.name(),
+                rating: l.rating(),
+            })
+            .collect(),
     })
 }

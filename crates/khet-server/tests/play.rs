@@ -440,6 +440,15 @@ fn the_computer_answers_in_the_page_with_legal_moves_and_the_page_keeps_drawing(
         "document.querySelectorAll('#computer-setup option').length >= 8 && \
          !document.getElementById('computer-form').hidden",
     );
+    // The levels offered are the engine's, weakest first, with the ratings it gives them.
+    let offered = browser.eval(
+        "Array.from(document.querySelectorAll('#level option'), o => o.value + '=' + o.textContent)",
+    );
+    let engine: Vec<String> = khet_engine::Level::ALL
+        .iter()
+        .map(|l| format!("{}={} · {}", l.name().to_lowercase(), l.name(), l.rating()))
+        .collect();
+    assert_eq!(offered, serde_json::json!(engine));
     // Master thinks its whole budget (2.5 s a move), in which a page whose main thread were
     // busy would draw nothing.
     browser.click("#level option[value=\"master\"]");

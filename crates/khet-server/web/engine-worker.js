@@ -16,10 +16,14 @@ const ops = {
   },
   view(you, setup, names) { return JSON.parse(game.view(you, setup, names)); },
   play(text) { game.play(text); },
-  /// The computer's move at `level`, played.
-  computer(level) {
+  /// The computer's move at `level`, played, answered no sooner than the level's least pause:
+  /// a reply the moment a move is made feels like no opponent at all.
+  async computer(level) {
+    const start = performance.now();
     const mv = game.computerMove(level);
     game.play(mv);
+    const rest = KhetGame.leastPause(level) - (performance.now() - start);
+    if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
     return mv;
   },
   hint(level) { return JSON.parse(game.hint(level)); },
@@ -37,7 +41,7 @@ onmessage = async (event) => {
     await ready;
     if (!ops[op]) throw new Error(`no such request: ${op}`);
     if (op !== "start" && !game) throw new Error("no game started");
-    postMessage({ id, ok: ops[op](...(args || [])) });
+    postMessage({ id, ok: await ops[op](...(args || [])) });
   } catch (e) {
     postMessage({ id, error: String(e && e.message ? e.message : e) });
   }

@@ -141,6 +141,15 @@ export class PlayView {
           select.append(option);
         }
       }
+      // The engine's levels with their measured ratings, the last one played chosen.
+      const last = c.kept ? c.kept.level : "casual";
+      for (const l of c.offer.levels || []) {
+        const option = document.createElement("option");
+        option.value = l.id;
+        option.textContent = `${l.name} · ${l.rating}`;
+        option.selected = l.id === last;
+        $("level").append(option);
+      }
     }
     show($("computer-form"), !!c.offer && c.offer.computer);
     show($("computer-missing"), !!c.offer && !c.offer.computer);

@@ -180,5 +180,5 @@ export const isSecret = (s) => typeof s === "string" && /^[0-9a-f]{32}$/.test(s)
 /**
  * `GET /setups`.
  * @typedef {{setups: {id: string, name: string, edition: string}[], computer: boolean,
- *   game_3d?: boolean}} Offer
+ *   game_3d?: boolean, levels?: {id: string, name: string, rating: number}[]}} Offer
  */

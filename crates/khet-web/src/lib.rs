@@ -516,11 +516,19 @@ impl KhetGame {
         line.strip_prefix("position ").unwrap_or(&line).to_string()
     }
 
-    /// The computer's move at `level` (`beginner`, `casual`, `strong`, `master`), as move
-    /// text; not played.
+    /// The computer's move at `level` (a level's name, as `khet-engine levels` lists them), as
+    /// move text; not played.
     #[wasm_bindgen(js_name = computerMove)]
     pub fn computer_move(&mut self, level: &str) -> Result<String, String> {
         self.choose(level).map(|mv| mv.to_string())
+    }
+
+    /// The least time, in milliseconds, the page lets the computer at `level` seem to think
+    /// before its move is shown ([`Level::least_pause`]).
+    #[wasm_bindgen(js_name = leastPause)]
+    pub fn least_pause(level_name: &str) -> Result<u32, String> {
+        let pause = level(level_name)?.least_pause().as_millis();
+        Ok(u32::try_from(pause).unwrap_or(u32::MAX))
     }
 
     /// A hint for the side to move: the move `level` would play, as JSON `{from, text, kind,

@@ -284,10 +284,17 @@ fn the_eye_of_horus_is_a_piece_with_a_mirror() {
 fn every_level_answers_a_legal_move_and_the_hint_names_it() {
     let mut g = KhetGame::new("classic moves j1- a8+").expect("a start with moves");
     let legal = page_moves(&g);
-    for level in ["beginner", "casual", "Strong", "MASTER"] {
-        let mv = g.computer_move(level).expect("a move");
+    for level in khet_engine::Level::ALL {
+        let mv = g
+            .computer_move(&level.name().to_uppercase())
+            .expect("a move");
         assert!(legal.contains(&mv), "{level}: {mv}");
+        assert_eq!(
+            KhetGame::least_pause(level.name()),
+            Ok(level.least_pause().as_millis() as u32)
+        );
     }
+    assert!(KhetGame::least_pause("grandmaster").is_err());
     let hint = parse(&g.hint("beginner").expect("a hint"));
     let text = hint["text"].as_str().expect("text");
     assert!(legal.contains(text));

@@ -23,7 +23,7 @@ pub use contenders::Contender;
 pub use plan::MatchPlan;
 pub use play::{median, play_match};
 pub use resume::read_resume;
-pub(crate) use resume::{game_score, log_text};
+pub(crate) use resume::{game_score, log_text, plan_line, read_logs};
 pub(crate) use sprt::elo;
 pub use sprt::{Sprt, Verdict};
 pub(crate) use starts::opening;

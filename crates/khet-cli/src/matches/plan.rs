@@ -7,6 +7,7 @@ use std::time::Duration;
 
 /// How a match is played: the time a move, how many games at most, the random opening plies
 /// (the same for both games of a pair), and the sequential test that may end it sooner.
+#[derive(Clone)]
 pub struct MatchPlan {
     /// Games at most (a pair's two games count two).
     pub games: u32,

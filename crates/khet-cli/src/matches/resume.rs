@@ -11,7 +11,7 @@ const MAX_LOG: usize = 16 << 20;
 /// The first line of a match's log: what its game lines do not say (the time a move, and how
 /// many random plies open each pair or how long the book is), so that `--resume` can refuse a
 /// log played another way.
-pub(super) fn plan_line(plan: &MatchPlan) -> String {
+pub(crate) fn plan_line(plan: &MatchPlan) -> String {
     let time = if plan.budgets {
         "each level its own time a move".to_string()
     } else {
@@ -39,13 +39,11 @@ pub fn read_resume(
     a: &Contender,
     plan: &MatchPlan,
 ) -> Result<Vec<f64>, String> {
-    let mut results = Vec::new();
+    let mut logs = Vec::new();
     for path in paths {
-        // A run resumed from a log ending in half a pair played that pair again.
-        results.truncate(results.len() / 2 * 2);
-        read_log(path, a, plan, &mut results)?;
+        logs.push((path.display().to_string(), log_text(path)?));
     }
-    results.truncate(results.len() / 2 * 2);
+    let results = read_logs(&logs, a, plan)?;
     if !paths.is_empty() && results.len() >= plan.games as usize {
         return Err(format!(
             "{} games played already, --games {} asks for no more",
@@ -63,15 +61,31 @@ pub(crate) fn log_text(path: &std::path::Path) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| format!("{name}: not UTF-8 text"))
 }
 
-/// One log of [`read_resume`]: its games' results for `a` pushed after `results`.
+/// The results for `a` of the games logs show (each a name for errors, and its text), read in
+/// turn as [`read_resume`] reads files: a last game without its pair's other half is dropped.
+pub(crate) fn read_logs(
+    logs: &[(String, String)],
+    a: &Contender,
+    plan: &MatchPlan,
+) -> Result<Vec<f64>, String> {
+    let mut results = Vec::new();
+    for (name, text) in logs {
+        // A run resumed from a log ending in half a pair played that pair again.
+        results.truncate(results.len() / 2 * 2);
+        read_log(name, text, a, plan, &mut results)?;
+    }
+    results.truncate(results.len() / 2 * 2);
+    Ok(results)
+}
+
+/// One log of [`read_logs`]: its games' results for `a` pushed after `results`.
 fn read_log(
-    path: &std::path::Path,
+    name: &str,
+    text: &str,
     a: &Contender,
     plan: &MatchPlan,
     results: &mut Vec<f64>,
 ) -> Result<(), String> {
-    let name = path.display();
-    let text = log_text(path)?;
     let who = a.name();
     let plan_line = plan_line(plan);
     for (i, line) in text.lines().enumerate() {

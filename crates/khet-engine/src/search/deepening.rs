@@ -110,8 +110,8 @@ impl Searcher {
         limits: Limits,
         start: Instant,
     ) -> Option<(SearchResult, Report)> {
-        limits.time?;
-        if self.exact || limits.depth.is_some() || limits.nodes.is_some() {
+        if self.exact || limits.depth.is_some() || (limits.time.is_none() && limits.nodes.is_none())
+        {
             return None;
         }
         let entry = self.book.as_ref()?.probe(position)?;
@@ -148,11 +148,10 @@ impl Searcher {
         limits: Limits,
         start: Instant,
     ) -> Option<(SearchResult, Report)> {
-        let time = limits.time?;
         if !self.options.threat_space
             || self.exact
             || limits.depth.is_some()
-            || limits.nodes.is_some()
+            || (limits.time.is_none() && limits.nodes.is_none())
         {
             return None;
         }
@@ -161,10 +160,17 @@ impl Searcher {
         if material[me] - material[1 - me] < THREAT_SPACE_LEAD {
             return None;
         }
-        let budget =
-            (limits.soft.unwrap_or(time).min(time) / THREAT_SPACE_SHARE).min(THREAT_SPACE_MAX);
-        let mut solver = crate::puzzle::Solver::threats_only(u64::MAX);
-        solver.deadline = Some(start + budget);
+        // A node limit gives it its share of the nodes, so that it stops at the same node
+        // whatever the machine; a time limit its share of the time.
+        let share = limits
+            .nodes
+            .map_or(u64::MAX, |n| n / u64::from(THREAT_SPACE_SHARE));
+        let mut solver = crate::puzzle::Solver::threats_only(share);
+        solver.deadline = limits.time.map(|time| {
+            let budget =
+                (limits.soft.unwrap_or(time).min(time) / THREAT_SPACE_SHARE).min(THREAT_SPACE_MAX);
+            start + budget
+        });
         solver.stop = Some(self.stop.clone());
         let n = solver
             .shortest_win(position, THREAT_SPACE_MOVES)

@@ -78,22 +78,24 @@
 //! self-play of `match`'s tuning) scores a line that reaches one as a draw. Matches leave them
 //! off.
 //!
-//! Threat space ([`Options::threat_space`]): a timed search by a side a Pyramid or more ahead
-//! in material first gives up to a third of its time (at most a second) to a threat-space
+//! Threat space ([`Options::threat_space`]): a timed or node-limited search by a side a Pyramid
+//! or more ahead in material first gives up to a third of its time (at most a second) or of its
+//! nodes to a threat-space
 //! search ([`crate::puzzle::Solver::threats_only`]): the mover plays only threats (moves after
 //! which, were the opponent to stand still, its next shot lights the enemy Pharaoh) and the
 //! opponent every reply. Chains of four to eight threats, each parried in few ways, are how a
 //! won ending is won, and lie past what a full search of 100–200 ms reaches. A win it proves is
 //! played at once (its length is an upper bound: a quiet move may win sooner). Without a threat
 //! to start a chain it ends within a millisecond; where threats abound it uses its share, hence
-//! the lead it asks for. It is not run at a fixed depth or node count, in a search for a forced
-//! hit (exact already), or by helper threads; and its win is left to the full search when the
+//! the lead it asks for. It is not run at a fixed depth, in a search for a forced hit (exact
+//! already), or by helper threads; and its win is left to the full search when the
 //! chain's first move leads to an arrangement the game has had (the solver knows no history).
 //!
-//! Book ([`Searcher::book`], none by default): a timed search (not one to a depth, a node
-//! count or a forced hit) of a position the book has plays the book's move at once, as found
-//! by a long search (see [`crate::book`]), unless it leads to an arrangement the game has had.
-//! The game's Master, the protocol and matches give their searchers the shipped book.
+//! Book ([`Searcher::book`], none by default): a timed or node-limited search (not one to a
+//! depth or for a forced hit) of a position the book has plays the book's move at once, as
+//! found by a long search (see [`crate::book`]), unless it leads to an arrangement the game has
+//! had. The game, the protocol and matches give their searchers the shipped book; of the levels,
+//! Master alone plays from it.
 //!
 //! Threads ([`Options::threads`]): Lazy SMP. Helper threads search the same root, every other
 //! one starting a ply deeper, on the one transposition table (lock-free, see `tt`); what they
