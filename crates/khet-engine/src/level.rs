@@ -193,8 +193,9 @@ impl Level {
     /// Chooses a move for the game's side to move (`None` when it has none), knowing the game's
     /// history (it avoids repeating when ahead). `rng` varies the choice of the lowest levels;
     /// the same generator state and game give the same move at every level, as long as
-    /// `budget` does not cut the search short. The searcher's book and threads are its caller's
-    /// (the book for Master alone; one thread searches a node count as well as several).
+    /// `budget` does not cut the search short and the searcher has one thread. The searcher's
+    /// book is its caller's, for Master alone; its threads too (Master's nodes are shared
+    /// among them; the lower levels search on one).
     pub fn choose(
         self,
         searcher: &mut Searcher,
@@ -211,7 +212,11 @@ impl Level {
             Style::Nodes { nodes, full } => {
                 let (options, book) = (searcher.options, searcher.book.clone());
                 searcher.options.quiescence = true;
-                searcher.options.threads = 1;
+                // Master shares its nodes among the caller's threads: the same count sooner
+                // (the ladder measures it on one; a few Elo may go to the threads' overlap).
+                if !full {
+                    searcher.options.threads = 1;
+                }
                 searcher.options.threat_space &= full;
                 if !full {
                     searcher.book = None;
