@@ -29,6 +29,7 @@ mod socket;
 mod state;
 pub mod store;
 pub mod tls;
+pub mod tournament;
 mod util;
 mod views;
 pub mod watch;
