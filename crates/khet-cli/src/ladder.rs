@@ -231,6 +231,7 @@ fn say_table(table: &[Rung], out: &mut Out<impl Write>) -> Result<(), Failure> {
     say!(out, "|---|---|---|---|---|---|");
     for rung in table {
         let (step, games) = match &rung.step {
+            Some(s) if s.games == 0 => ("not measured".to_string(), "0".to_string()),
             Some(s) => (
                 format!("{:+.0} ± {:.0}", s.elo, s.margin),
                 format!(
@@ -267,8 +268,8 @@ mod tests {
         assert_eq!(names(None, Level::Novice), ["Greedy", "Novice"]);
         assert_eq!(names(None, Level::Master).len(), 1 + Level::ALL.len());
         assert_eq!(
-            names(Some(Level::Strong), Level::Master),
-            ["Strong", "Expert", "Master"]
+            names(Some(Level::Advanced), Level::Master),
+            ["Advanced", "Expert", "Master"]
         );
     }
 
@@ -314,6 +315,11 @@ mod tests {
                 .unwrap()
                 .to_string()
         };
+        // No games and no logs: the table says the step is not measured.
+        let mut out = Out::memory();
+        run(&plan(0, Vec::new()), &mut out).unwrap();
+        let none = out.text();
+        assert!(row(&none).contains("| not measured | 0 |"), "{none}");
         // Read back in full: no game played, the same row, its time from the log.
         let mut out = Out::memory();
         run(&plan(2, vec![log.clone()]), &mut out).unwrap();

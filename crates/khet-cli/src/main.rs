@@ -182,7 +182,8 @@ enum Command {
     /// player's 0), its step from the rung below with the step's 95% error bar, and its median
     /// time a move
     Ladder {
-        /// Games for each step (about 200 bring a 200-Elo step's error bar under ±60)
+        /// Games for each step (about 200 bring a 200-Elo step's error bar under ±60); with
+        /// --resume, 0 plays none and makes the table from the logs alone
         #[arg(long, default_value_t = 200)]
         games: u32,
         /// Seeded random quiet plies before the rungs play (each opening played from both sides)

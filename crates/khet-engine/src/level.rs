@@ -125,9 +125,9 @@ impl Level {
         let nodes = |nodes| Style::Nodes { nodes, full: false };
         match self {
             Level::Novice => scored(1, 50, false),
-            Level::Beginner => scored(2, 100, false),
-            Level::Learner => scored(2, 150, true),
-            Level::Apprentice => scored(2, 40, true),
+            Level::Beginner => scored(2, 200, false),
+            Level::Learner => scored(2, 200, true),
+            Level::Apprentice => scored(2, 100, true),
             Level::Casual => scored(3, 50, true),
             // From Expert down, each a factor of 2.75 fewer nodes: about 200 Elo.
             Level::Club => nodes(1_900),
