@@ -30,6 +30,7 @@ pub enum Level {
     Beginner,
     Learner,
     Apprentice,
+    Improver,
     Casual,
     Club,
     Skilled,
@@ -56,11 +57,12 @@ enum Style {
 
 impl Level {
     /// Every level, weakest first.
-    pub const ALL: [Level; 12] = [
+    pub const ALL: [Level; 13] = [
         Level::Novice,
         Level::Beginner,
         Level::Learner,
         Level::Apprentice,
+        Level::Improver,
         Level::Casual,
         Level::Club,
         Level::Skilled,
@@ -78,6 +80,7 @@ impl Level {
             Level::Beginner => "Beginner",
             Level::Learner => "Learner",
             Level::Apprentice => "Apprentice",
+            Level::Improver => "Improver",
             Level::Casual => "Casual",
             Level::Club => "Club",
             Level::Skilled => "Skilled",
@@ -91,22 +94,24 @@ impl Level {
 
     /// The level's rating as measured by `khet-engine ladder` (see `docs/engine-ledger.md`):
     /// Elo above the greedy player ([`crate::greedy_move`]), the stand-in for a person who has
-    /// just learned the rules, whose rating is 0. Master's holds for one thread on the machine
-    /// it was measured on; more threads or a faster machine make it stronger.
+    /// just learned the rules, whose rating is 0; each the one below's plus the measured step
+    /// between them. The steps from Adept up were still being measured on 2026-11-29: theirs are
+    /// the ladder's design (200 a step), set from the ledger's table once it has them.
     pub fn rating(self) -> i32 {
         match self {
-            Level::Novice => 120,
-            Level::Beginner => 300,
-            Level::Learner => 460,
-            Level::Apprentice => 620,
-            Level::Casual => 790,
-            Level::Club => 1010,
-            Level::Skilled => 1210,
-            Level::Adept => 1410,
-            Level::Strong => 1610,
-            Level::Advanced => 1810,
-            Level::Expert => 2010,
-            Level::Master => 2250,
+            Level::Novice => 135,
+            Level::Beginner => 365,
+            Level::Learner => 593,
+            Level::Apprentice => 777,
+            Level::Improver => 939,
+            Level::Casual => 1137,
+            Level::Club => 1316,
+            Level::Skilled => 1533,
+            Level::Adept => 1733,
+            Level::Strong => 1933,
+            Level::Advanced => 2133,
+            Level::Expert => 2333,
+            Level::Master => 2553,
         }
     }
 
@@ -128,6 +133,7 @@ impl Level {
             Level::Beginner => scored(2, 200, false),
             Level::Learner => scored(2, 200, true),
             Level::Apprentice => scored(2, 100, true),
+            Level::Improver => scored(2, 40, true),
             Level::Casual => scored(3, 50, true),
             // From Expert down, each a factor of 2.75 fewer nodes: about 200 Elo.
             Level::Club => nodes(1_900),
@@ -297,8 +303,8 @@ impl std::str::FromStr for Level {
                 crate::text::ParseNameError::new(
                     "level",
                     s,
-                    "novice, beginner, learner, apprentice, casual, club, skilled, adept, strong, advanced, \
-                     expert or master",
+                    "novice, beginner, learner, apprentice, improver, casual, club, skilled, adept, \
+                     strong, advanced, expert or master",
                 )
             })
     }
