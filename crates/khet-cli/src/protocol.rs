@@ -13,8 +13,8 @@
 //! setoption name DrawLimits value P,Q   (the game is drawn at P plies or after Q plies without a
 //!                                        capture, as in matches: 200,100; 0 for no limit, the
 //!                                        default, as the rule books have none)
-//! setoption name OwnBook value true|false (a timed search plays the opening book's move where
-//!                                        it has one; on by default)
+//! setoption name OwnBook value true|false (a timed or node-limited search plays the opening
+//!                                        book's move where it has one; on by default)
 //! position standard|classic|imhotep|dynasty|khet1/…|<position string> [moves] m1 m2 …
 //! go [depth N] [movetime MS] [nodes N] [mate N] [wtime MS btime MS winc MS binc MS
 //!    movestogo N] [infinite]
@@ -81,7 +81,7 @@ struct Settings {
     hash_mb: usize,
     /// The search's: `Contempt`, `Threads` and `DrawLimits` set its fields.
     search: Options,
-    /// Whether a timed search plays the opening book's move where it has one (`OwnBook`).
+    /// Whether a timed or node-limited search plays the opening book's move where it has one (`OwnBook`).
     own_book: bool,
 }
 

@@ -878,7 +878,7 @@ fn one_entry_book(moves: &[&str], answer: &str) -> (Game, Book, Move) {
 }
 
 #[test]
-fn a_timed_search_plays_the_books_move_at_once_and_other_searches_search() {
+fn a_timed_or_node_limited_search_plays_the_books_move_at_once_and_other_searches_search() {
     // A move the search would not choose (Silver turns its Sphinx onto its own Anubis), so
     // that playing it shows where it came from.
     let (game, book, mv) = one_entry_book(&[], "j1-");
@@ -891,13 +891,16 @@ fn a_timed_search_plays_the_books_move_at_once_and_other_searches_search() {
     // At once: no node searched of the 30 s it had.
     assert_eq!((r.best, r.score, r.depth, r.nodes), (Some(mv), 34, 12, 0));
     assert_eq!(reports.len(), 1, "one info line, the book's");
-    // To a depth, a node count or a forced hit, and without a time, it searches.
+    // A node count is a budget as a time is (Master's): the book's move at once.
+    let nodes = Limits {
+        nodes: Some(5_000),
+        ..Limits::default()
+    };
+    let r = s.search_game(&game, nodes, |_| {});
+    assert_eq!((r.best, r.nodes), (Some(mv), 0), "{r:?}");
+    // To a depth or a forced hit, it searches.
     for limits in [
         depth(2),
-        Limits {
-            nodes: Some(5_000),
-            ..Limits::default()
-        },
         Limits {
             time: Some(Duration::from_secs(30)),
             depth: Some(2),
