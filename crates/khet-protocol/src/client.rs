@@ -221,13 +221,20 @@ impl Connection {
     }
 
     /// The next message, waiting at most `wait`; `None` if none came in time.
+    ///
+    /// A read interrupted by a signal is read again: on a socket with a timeout Linux never
+    /// restarts one, whatever the handler asked (signal(7)), and a signal to the process (a
+    /// child's end, a terminal's resize) says nothing about the connection.
     pub fn recv(&mut self, wait: Duration) -> Result<Option<ServerMsg>, ClientError> {
-        let wait = wait.max(Duration::from_millis(1));
-        self.tcp()
-            .set_read_timeout(Some(wait))
-            .map_err(|e| ClientError::Connection(e.to_string()))?;
         let deadline = Instant::now() + wait;
         loop {
+            // What is left of the wait, never zero (which would mean no timeout at all).
+            let left = deadline
+                .saturating_duration_since(Instant::now())
+                .max(Duration::from_millis(1));
+            self.tcp()
+                .set_read_timeout(Some(left))
+                .map_err(|e| ClientError::Connection(e.to_string()))?;
             match self.socket.read() {
                 Ok(Message::Text(text)) => {
                     return ServerMsg::from_json(text.as_str())
@@ -240,11 +247,6 @@ impl Connection {
                         "closed by the server {why}"
                     )));
                 }
-                Ok(_) => {
-                    if Instant::now() >= deadline {
-                        return Ok(None);
-                    }
-                }
                 Err(tungstenite::Error::Io(e))
                     if matches!(
                         e.kind(),
@@ -253,7 +255,14 @@ impl Connection {
                 {
                     return Ok(None);
                 }
+                // A ping, a pong or a frame's part, or a read a signal interrupted: go on
+                // reading while there is time.
+                Ok(_) => {}
+                Err(tungstenite::Error::Io(e)) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e.into()),
+            }
+            if Instant::now() >= deadline {
+                return Ok(None);
             }
         }
     }

@@ -106,6 +106,8 @@ impl Player {
                 Ok(Message::Text(t)) => return Some(t.to_string()),
                 Ok(Message::Close(_)) => return None,
                 Ok(_) => {}
+                // A signal to the process interrupts a read with a timeout: read again.
+                Err(tungstenite::Error::Io(e)) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(tungstenite::Error::Io(e))
                     if matches!(
                         e.kind(),

@@ -756,6 +756,8 @@ pub fn next_text(socket: &mut tungstenite::WebSocket<TcpStream>) -> Option<Strin
     loop {
         match socket.read() {
             Ok(tungstenite::Message::Text(t)) => return Some(t.to_string()),
+            // Interrupted (the test program stopped and continued): read again.
+            Err(tungstenite::Error::Io(e)) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Ok(tungstenite::Message::Close(_)) | Err(_) => return None,
             Ok(_) => {}
         }
