@@ -205,7 +205,9 @@ pub(super) fn game_message(
         | ServerMsg::Welcome { .. }
         | ServerMsg::Pong
         // Views are for pages, which ask for them; the game keeps its own mirror.
-        | ServerMsg::View { .. } => {}
+        | ServerMsg::View { .. }
+        // Tournaments are the Online screen's, not the table's.
+        | ServerMsg::Tournament { .. } => {}
     }
 }
 

@@ -3,15 +3,18 @@
 //! store and taken up (`loading`), the seats a client asks for before it plays (`seats`), the
 //! lobby of open games (`lobby`), and the node's life among the others (`nodes`).
 
+mod directing;
 mod holds;
 mod loading;
 mod lobby;
 mod nodes;
 mod open;
 mod seats;
+mod tournaments;
 
 pub use open::{OpenGameSettings, address_key};
 pub use seats::Admitted;
+pub use tournaments::{Director, view as tournament_view};
 
 use crate::cluster::{self, Broker};
 use crate::identity::IdentityPolicy;
