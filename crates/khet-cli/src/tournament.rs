@@ -18,8 +18,8 @@ const LOOK_EVERY: Duration = Duration::from_millis(500);
 /// How long an answer may take before the connection is taken for lost.
 const ANSWER_WAIT: Duration = Duration::from_secs(30);
 
-/// What the server answered a tournament's message: the tournament, or the refusal.
-type Answer = Result<TournamentView, (Refusal, String)>;
+/// What the server answered: what was asked for, or the refusal.
+type Answer<T = TournamentView> = Result<T, (Refusal, String)>;
 
 /// Sends `msg` and waits for the tournament it is answered with, or its refusal.
 fn ask(conn: &mut Connection, msg: &ClientMsg) -> Result<Answer, ClientError> {
@@ -28,6 +28,37 @@ fn ask(conn: &mut Connection, msg: &ClientMsg) -> Result<Answer, ClientError> {
         match conn.recv(ANSWER_WAIT)? {
             Some(ServerMsg::Tournament { tournament }) => return Ok(Ok(*tournament)),
             Some(ServerMsg::Refused { code, reason }) => return Ok(Err((code, reason))),
+            Some(_) => {}
+            None => return Err(ClientError::Connection("the server did not answer".into())),
+        }
+    }
+}
+
+/// Takes the seat of tournament game `game` (by this player's identity): its secret, or why
+/// not.
+fn take_seat(conn: &mut Connection, game: &str) -> Result<Answer<String>, ClientError> {
+    conn.send(&ClientMsg::Join {
+        code: game.to_string(),
+    })?;
+    loop {
+        match conn.recv(ANSWER_WAIT)? {
+            Some(ServerMsg::Seat { code, secret, .. }) if code == game => return Ok(Ok(secret)),
+            Some(ServerMsg::Refused { code, reason }) => return Ok(Err((code, reason))),
+            Some(_) => {}
+            None => return Err(ClientError::Connection("the server gave no seat".into())),
+        }
+    }
+}
+
+/// After a game: stops following it, and lets the answers to what was sent during it (a claim
+/// or an offer the end overtook, refused) go by: the server answers in order, so what comes
+/// after the pong is the tournament's.
+fn settle(conn: &mut Connection) -> Result<(), ClientError> {
+    conn.send(&ClientMsg::Leave)?;
+    conn.send(&ClientMsg::Ping)?;
+    loop {
+        match conn.recv(ANSWER_WAIT)? {
+            Some(ServerMsg::Pong) => return Ok(()),
             Some(_) => {}
             None => return Err(ClientError::Connection("the server did not answer".into())),
         }
@@ -87,34 +118,36 @@ pub fn play(online: &Online, code: &str, out: &mut Out<impl Write>) -> Result<()
             std::thread::sleep(LOOK_EVERY);
             continue;
         };
-        conn.send(&ClientMsg::Join { code: game.clone() })
-            .map_err(online::refused)?;
-        let secret = loop {
-            match conn.recv(ANSWER_WAIT).map_err(online::refused)? {
-                Some(ServerMsg::Seat { code, secret, .. }) if code == game => break secret,
-                Some(ServerMsg::Refused { reason, .. }) => {
-                    return Err(Failure::Input(format!("game {game}: {reason}")));
-                }
-                Some(_) => {}
-                None => return Err(Failure::Input("the server gave no seat".into())),
+        let secret = match take_seat(&mut conn, &game) {
+            Ok(Ok(secret)) => secret,
+            Ok(Err((Refusal::Storage, why))) => {
+                // The server could not store it now: again at the next look.
+                eprintln!("game {game}: {why}");
+                std::thread::sleep(LOOK_EVERY);
+                continue;
             }
+            Ok(Err((_, why))) => {
+                // Over before it was taken (its clock ran out while this bot was away): the
+                // tournament counts it; on to the next.
+                eprintln!("game {game}: {why}");
+                played.insert(game);
+                continue;
+            }
+            Err(e) if e.is_transient() => {
+                eprintln!("{e}; reconnecting");
+                conn = online::connect(&online.server, &identity, &online.name, true)?;
+                continue;
+            }
+            Err(e) => return Err(online::refused(e)),
         };
         let (back, result) =
             online::play_seat(conn, online, identity.clone(), game.clone(), secret)?;
         conn = back;
         out.now(format_args!("game {game} result {result}"))?;
         played.insert(game);
-        // Stop following the game, and let the answers to what was sent during it (a claim
-        // or an offer the end overtook, refused) go by: the server answers in order, so what
-        // comes after the pong is the tournament's.
-        conn.send(&ClientMsg::Leave).map_err(online::refused)?;
-        conn.send(&ClientMsg::Ping).map_err(online::refused)?;
-        loop {
-            match conn.recv(ANSWER_WAIT).map_err(online::refused)? {
-                Some(ServerMsg::Pong) => break,
-                Some(_) => {}
-                None => return Err(Failure::Input("the server did not answer".into())),
-            }
+        if let Err(e) = settle(&mut conn) {
+            eprintln!("{e}; reconnecting");
+            conn = online::connect(&online.server, &identity, &online.name, true)?;
         }
     }
 }

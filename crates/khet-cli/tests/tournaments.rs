@@ -20,9 +20,22 @@ use std::time::{Duration, Instant};
 /// a bot's game in seconds; a tournament here is a few of them, one round after another).
 const TOURNAMENT_PATIENCE: Duration = Duration::from_secs(900);
 
+/// A server's settings for a club of quick bots: they play a move every few milliseconds, past
+/// what a person sends (the operator's setting).
+fn quick_bots() -> Settings {
+    Settings {
+        limits: khet_server::limits::LimitSettings {
+            messages_per_second: 1000,
+            ..Default::default()
+        },
+        ..Settings::default()
+    }
+}
+
 /// A server with its admin socket, in a fresh folder.
 struct Club {
-    server: Server,
+    /// Always there but while it restarts.
+    server: Option<Server>,
     admin: PathBuf,
     url: String,
     dir: PathBuf,
@@ -35,17 +48,41 @@ impl Club {
         let socket = khet_server::admin::Socket::bind(&admin).expect("the admin socket");
         let settings = Settings {
             admin: Some(std::sync::Arc::new(socket)),
-            ..Settings::default()
+            ..quick_bots()
         };
         let server =
             Server::start_with(&dir.join("data"), "127.0.0.1:0".parse().unwrap(), settings);
         let url = format!("ws://{}", server.addr);
         Club {
-            server,
+            server: Some(server),
             admin,
             url,
             dir,
         }
+    }
+
+    fn server(&self) -> &Server {
+        self.server.as_ref().expect("a running server")
+    }
+
+    /// Kills the server where it stands, and starts it again on the same data and address.
+    fn restart(&mut self) {
+        let server = self.server.take().expect("a running server");
+        let addr = server.addr;
+        server.stop();
+        self.server = Some(Server::start_with(
+            &self.dir.join("data"),
+            addr,
+            quick_bots(),
+        ));
+    }
+
+    /// Stops the server and removes its folder.
+    fn close(mut self) {
+        if let Some(server) = self.server.take() {
+            server.stop();
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 
     /// The operator's command, as `khet-server admin` sends it; its answer.
@@ -80,7 +117,7 @@ impl Club {
     }
 
     fn view(&self, code: &str) -> TournamentView {
-        let json = self.server.get(&format!("/tournaments/{code}.json"));
+        let json = self.server().get(&format!("/tournaments/{code}.json"));
         // Read as the protocol reads it, in the message that carries it.
         match ServerMsg::from_json(&format!(r#"{{"type":"tournament","tournament":{json}}}"#)) {
             Ok(ServerMsg::Tournament { tournament }) => *tournament,
@@ -90,7 +127,7 @@ impl Club {
 
     /// The result of game `code` as its record says.
     fn result(&self, code: &str) -> GameResult {
-        let text = self.server.get(&format!("/games/{code}.ron"));
+        let text = self.server().get(&format!("/games/{code}.ron"));
         let record = Record::from_ron(&text, "record").expect("a record");
         record.result.expect("a finished game")
     }
@@ -105,10 +142,10 @@ fn bot(club: &Club, code: &str, n: usize) -> (Child, BufReader<std::process::Chi
         &club.url,
         "--tournament",
         code,
-        // Master at a tenth of a second a move: quick games, within the server's message
-        // limits (a level would hold each move for its least pause, 0.7 s).
+        // Master at 5 ms a move: quick games (a level would hold each move for its least
+        // pause, 0.7 s).
         "--movetime",
-        "100",
+        "5",
         "--name",
         &format!("Bot {n}"),
         "--identity",
@@ -305,15 +342,14 @@ fn a_swiss_of_seven_bots_over_three_rounds_pairs_byes_and_ranks_as_the_rules_say
         assert_eq!(games, if bye { 2 } else { 3 }, "bot {}: {out}", n + 1);
         assert!(out.contains("tournament over: place "), "{out}");
     }
-    club.server.stop();
-    let _ = std::fs::remove_dir_all(&club.dir);
+    club.close();
 }
 
 #[test]
 fn a_player_who_never_comes_loses_by_forfeit_and_is_withdrawn_after_two_absences() {
     let club = Club::open("absent");
-    // A short clock: the absent player's games end when their time runs out (the bots, at a
-    // tenth of a second a move, gain on the increment).
+    // A short clock: the absent player's games end when their time runs out (the bots gain on
+    // the increment).
     let code = club.create_with(r#"{"type":"swiss","rounds":3}"#, 3_000, 1_000);
     let mut bots: Vec<_> = (1..=3).map(|n| bot(&club, &code, n)).collect();
     // The fourth joins, then is gone for good.
@@ -357,6 +393,146 @@ fn a_player_who_never_comes_loses_by_forfeit_and_is_withdrawn_after_two_absences
         "{last:?}"
     );
     assert_standings(&club, &view);
-    club.server.stop();
-    let _ = std::fs::remove_dir_all(&club.dir);
+    club.close();
+}
+
+#[test]
+fn a_round_robin_of_four_bots_meets_everyone_once_round_by_round() {
+    let club = Club::open("round-robin");
+    let code = club.create(r#"{"type":"round-robin"}"#);
+    let bots: Vec<_> = (1..=4).map(|n| bot(&club, &code, n)).collect();
+    club.admin("POST", &format!("/tournaments/{code}/start"), "");
+    all_end(bots);
+
+    let view = club.view(&code);
+    assert_eq!(view.status, TournamentStatus::Finished);
+    assert_eq!(view.rounds.len(), 3, "three rounds for four players");
+    let mut met = HashSet::new();
+    for round in &view.rounds {
+        assert_eq!(round.len(), 2, "two games a round: {round:?}");
+        let mut seated = HashSet::new();
+        for game in round {
+            let red = game.red_id.clone().expect("no rest among four");
+            assert!(seated.insert(game.silver_id.clone()) && seated.insert(red.clone()));
+            let mut pair = [game.silver_id.clone(), red];
+            pair.sort();
+            assert!(met.insert(pair), "a pair met twice: {game:?}");
+        }
+    }
+    assert_eq!(met.len(), 6, "every pair of the four met");
+    assert_standings(&club, &view);
+    club.close();
+}
+
+/// An arena's score as lichess counts it: a win 2, a draw 1, doubled after two wins in a row.
+fn arena_score(results: &[u32]) -> u32 {
+    let (mut score, mut wins) = (0, 0);
+    for &q in results {
+        let base = match q {
+            4 => 2,
+            2 => 1,
+            _ => 0,
+        };
+        score += if wins >= 2 { 2 * base } else { base };
+        wins = if q == 4 { wins + 1 } else { 0 };
+    }
+    score
+}
+
+#[test]
+fn an_arena_of_six_bots_pairs_the_free_again_until_its_time_and_plays_out_the_last_games() {
+    let club = Club::open("arena");
+    let code = club.create(r#"{"type":"arena","minutes":1}"#);
+    let bots: Vec<_> = (1..=6).map(|n| bot(&club, &code, n)).collect();
+    club.admin("POST", &format!("/tournaments/{code}/start"), "");
+    all_end(bots);
+
+    let view = club.view(&code);
+    assert_eq!(view.status, TournamentStatus::Finished);
+    let ends = view.ends_ms.expect("an arena's end");
+    assert_eq!(ends, view.starts_ms.unwrap() + 60_000);
+    assert!(
+        view.rounds.len() >= 2,
+        "paired again as players came free: {view:?}"
+    );
+    // Each player's results in the order played, from the games' records.
+    let mut results: HashMap<String, Vec<u32>> = HashMap::new();
+    for pairing in view.rounds.iter().flatten() {
+        let red = pairing.red_id.clone().expect("an arena has no byes");
+        let code = pairing.code.as_deref().expect("a game");
+        let [s, r] = match club.result(code) {
+            GameResult::Win {
+                winner: Color::Silver,
+                ..
+            } => [4, 0],
+            GameResult::Win { .. } => [0, 4],
+            GameResult::Draw { .. } => [2, 2],
+        };
+        results
+            .entry(pairing.silver_id.clone())
+            .or_default()
+            .push(s);
+        results.entry(red).or_default().push(r);
+    }
+    for p in &view.players {
+        let mine = results.get(&p.id).cloned().unwrap_or_default();
+        assert_eq!(q(p.points), mine.iter().sum::<u32>(), "{}'s points", p.name);
+        assert_eq!(
+            p.arena_score,
+            Some(arena_score(&mine)),
+            "{}'s arena score",
+            p.name
+        );
+    }
+    let keys: Vec<(Option<u32>, u32)> = view
+        .players
+        .iter()
+        .map(|p| (p.arena_score, q(p.points)))
+        .collect();
+    let mut sorted = keys.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    assert_eq!(keys, sorted, "ordered by arena score, then points");
+    club.close();
+}
+
+#[test]
+fn a_tournament_goes_on_after_its_server_is_killed_and_started_again_between_rounds() {
+    let mut club = Club::open("restart");
+    let code = club.create(r#"{"type":"swiss","rounds":2}"#);
+    let bots: Vec<_> = (1..=4).map(|n| bot(&club, &code, n)).collect();
+    club.admin("POST", &format!("/tournaments/{code}/start"), "");
+    // Round 1 played, round 2 paired: then the server dies where it stands.
+    let asked = Instant::now();
+    let paired = loop {
+        let view = club.view(&code);
+        if view.rounds.len() == 2 {
+            break view;
+        }
+        assert!(
+            asked.elapsed() < TOURNAMENT_PATIENCE,
+            "round 2 never paired: {view:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    club.restart();
+    all_end(bots);
+
+    let view = club.view(&code);
+    assert_eq!(view.status, TournamentStatus::Finished);
+    assert_eq!(view.rounds.len(), 2, "no round paired twice: {view:?}");
+    let codes =
+        |rounds: &[Vec<khet_protocol::tournament::TournamentPairing>]| -> Vec<Option<String>> {
+            rounds.iter().flatten().map(|p| p.code.clone()).collect()
+        };
+    assert_eq!(
+        codes(&view.rounds),
+        codes(&paired.rounds),
+        "the games paired before the stop"
+    );
+    for pairing in view.rounds.iter().flatten() {
+        let result = pairing.result.as_deref().expect("every game decided");
+        assert!(["1-0", "0-1", "1/2-1/2"].contains(&result), "{pairing:?}");
+    }
+    assert_standings(&club, &view);
+    club.close();
 }
