@@ -1,11 +1,14 @@
-//! A tournament's page in a real browser (headless Chromium) while its players play through a
-//! real server: a player of the play page joins and withdraws with the page's button, two
+//! Tournaments through real servers with real clients. Its page in a real browser (headless
+//! Chromium): a player of the play page joins and withdraws with the page's button, two
 //! programs create, join and start it over the protocol, and the page's standings, pairings and
-//! results follow the game as it ends, without a reload.
+//! results follow the game as it ends, without a reload. And across two nodes (real PostgreSQL
+//! and Redis): the node that paired a round and holds its games is killed, and the other takes
+//! them up and finishes the tournament.
 
 mod common;
 
 use common::browser::Browser;
+use common::services::Redis;
 use common::{Backend, Client, Db, PATIENCE, Server, arrive};
 use khet_protocol::tournament::TournamentKind;
 use khet_protocol::{
@@ -137,4 +140,157 @@ fn the_tournament_page_follows_its_players_and_results_live() {
         "the list",
         "document.querySelector('#list tbody').textContent.includes('Club <b>night</b>')",
     );
+}
+
+/// Node `name` of a cluster on `db`, holding its games for 2 s.
+fn node(db: &Db, name: &str) -> Server {
+    let redis = Redis::get();
+    let args = common::node_args(db, &redis.url, &redis.secret_file, name, &["--lease", "2"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    Server::start(db, 0, &args)
+}
+
+/// `player` takes its seat in tournament game `code`, its last game left behind.
+fn sit(player: &mut Client, code: &str) {
+    // What the last game still sends comes before the pong: then it is left for good.
+    player.send(&ClientMsg::Leave);
+    player.send(&ClientMsg::Ping);
+    let asked = Instant::now();
+    while !matches!(
+        player.pump(Duration::from_millis(100)),
+        Some(ServerMsg::Pong)
+    ) {
+        assert!(asked.elapsed() < PATIENCE, "{}: no pong", player.name);
+    }
+    player.seat = None;
+    player.mirror = None;
+    player.join(code);
+}
+
+/// Plays round `round` of `view`: each pairing's players take their seats, and Silver resigns.
+fn play_round(players: &mut [Client], view: &TournamentView, round: usize) {
+    for pairing in &view.rounds[round] {
+        let code = pairing.code.clone().expect("a game");
+        let red = pairing.red.clone().expect("no bye among four");
+        for name in [&pairing.silver, &red] {
+            let player = players
+                .iter_mut()
+                .find(|c| c.name == *name)
+                .expect("a player");
+            player.join(&code);
+        }
+        let silver = players
+            .iter_mut()
+            .find(|c| c.name == pairing.silver)
+            .unwrap();
+        silver.send(&ClientMsg::Resign);
+        silver.wait_result();
+    }
+}
+
+/// Asks `client` for the tournament until `done` holds; fails after [`PATIENCE`].
+fn view_until(
+    client: &mut Client,
+    code: &str,
+    what: &str,
+    done: impl Fn(&TournamentView) -> bool,
+) -> TournamentView {
+    let asked = Instant::now();
+    loop {
+        let view = ask(client, &ClientMsg::Tournament { code: code.into() });
+        if done(&view) {
+            return view;
+        }
+        assert!(asked.elapsed() < PATIENCE, "never {what}: {view:?}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn the_node_holding_a_tournaments_games_dies_and_the_other_finishes_it() {
+    let db = Db::new(Backend::Postgres, "tournament_failover");
+    // A alone first: it pairs both rounds and holds their games.
+    let a = node(&db, "a");
+    let mut players: Vec<Client> = ["P1", "P2", "P3", "P4"]
+        .into_iter()
+        .map(|name| Client::connect(&a.url, name))
+        .collect();
+    let new = NewTournament {
+        name: "Two nodes".into(),
+        kind: TournamentKind::Swiss { rounds: 2 },
+        setup: "classic".into(),
+        clock: ClockSpec::minutes(10, 0),
+        rated: false,
+        listed: true,
+        starts_ms: None,
+    };
+    let code = ask(&mut players[0], &ClientMsg::CreateTournament(new)).code;
+    for p in &mut players {
+        ask(p, &ClientMsg::JoinTournament { code: code.clone() });
+    }
+    let view = ask(
+        &mut players[0],
+        &ClientMsg::StartTournament { code: code.clone() },
+    );
+    play_round(&mut players, &view, 0);
+    let paired = view_until(&mut players[0], &code, "round 2 paired", |v| {
+        v.rounds.len() == 2
+    });
+
+    // B joins the cluster, each player knows both nodes, and round 2's players sit down on A.
+    let b = node(&db, "b");
+    let both = format!("{},{}", a.url, b.url);
+    for p in &mut players {
+        p.url.clone_from(&both);
+    }
+    for pairing in &paired.rounds[1] {
+        let game = pairing.code.clone().unwrap();
+        for name in [&pairing.silver, pairing.red.as_ref().unwrap()] {
+            sit(players.iter_mut().find(|c| c.name == *name).unwrap(), &game);
+        }
+    }
+    // A dies without a word; B takes its games up when their leases run out, and its director
+    // records what they end in.
+    a.kill();
+    for p in &mut players {
+        p.rejoin();
+    }
+    for pairing in &paired.rounds[1] {
+        let silver = players
+            .iter_mut()
+            .find(|c| c.name == pairing.silver)
+            .unwrap();
+        silver.send(&ClientMsg::Resign);
+        silver.wait_result();
+    }
+    let mut watcher = Client::connect(&b.url, "Watcher");
+    let done = view_until(&mut watcher, &code, "finished on B", |v| {
+        v.status == TournamentStatus::Finished
+    });
+    assert_eq!(done.rounds.len(), 2, "no round paired again: {done:?}");
+    let codes = |v: &TournamentView| -> Vec<Option<String>> {
+        v.rounds.iter().flatten().map(|p| p.code.clone()).collect()
+    };
+    assert_eq!(
+        codes(&done),
+        codes(&paired),
+        "the games A paired, finished on B"
+    );
+    for pairing in done.rounds.iter().flatten() {
+        assert_eq!(
+            pairing.result.as_deref(),
+            Some("0-1"),
+            "Silver resigned: {pairing:?}"
+        );
+    }
+    // Each player has the points of the games they played as Red, and two games.
+    for p in &done.players {
+        let as_red = done
+            .rounds
+            .iter()
+            .flatten()
+            .filter(|g| g.red_id.as_deref() == Some(p.id.as_str()))
+            .count();
+        assert_eq!((p.points, p.games), (as_red as f64, 2), "{p:?}");
+    }
 }
