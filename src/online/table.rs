@@ -205,7 +205,10 @@ pub(super) fn game_message(
         | ServerMsg::Welcome { .. }
         | ServerMsg::Pong
         // Views are for pages, which ask for them; the game keeps its own mirror.
-        | ServerMsg::View { .. } => {}
+        | ServerMsg::View { .. }
+        // Challenges come only to a client that asks for them, which the game does not yet.
+        | ServerMsg::Challenges { .. }
+        | ServerMsg::Challenge { .. } => {}
     }
 }
 

@@ -11,7 +11,7 @@ use std::fmt;
 use std::path::Path;
 
 /// The schema's steps, built into the program.
-const MIGRATIONS: [(i64, &str, &str); 5] = [
+const MIGRATIONS: [(i64, &str, &str); 6] = [
     (1, "games", include_str!("../migrations/0001_games.sql")),
     (2, "leases", include_str!("../migrations/0002_leases.sql")),
     (
@@ -25,6 +25,11 @@ const MIGRATIONS: [(i64, &str, &str); 5] = [
         include_str!("../migrations/0004_identities.sql"),
     ),
     (5, "lists", include_str!("../migrations/0005_lists.sql")),
+    (
+        7,
+        "challenges",
+        include_str!("../migrations/0007_challenges.sql"),
+    ),
 ];
 
 /// The newest schema this server knows: a database brought further by a newer server is not
@@ -101,7 +106,9 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
 
 type Result<T> = std::result::Result<T, StoreError>;
 
+mod challenges;
 mod rows;
+pub use challenges::ChallengeRow;
 pub use rows::{GameRow, Lease, PairCap, PlayerRow, PublicGame, RatingChange, Standing};
 use rows::{choice_text, ms, status_text, unms};
 

@@ -3,6 +3,7 @@
 //! store and taken up (`loading`), the seats a client asks for before it plays (`seats`), the
 //! lobby of open games (`lobby`), and the node's life among the others (`nodes`).
 
+mod challenges;
 mod holds;
 mod loading;
 mod lobby;
@@ -106,6 +107,8 @@ struct Inner {
     /// The bounds on open games, and this node's open games by creator and address.
     open_games: OpenGameSettings,
     openers: Mutex<open::Openers>,
+    /// The connections here that hear of their players' challenges.
+    listeners: challenges::Listeners,
 }
 
 /// The server's live games; cheap to clone.
@@ -159,6 +162,7 @@ impl Hub {
                 policy,
                 open_games,
                 openers: Mutex::new(open::Openers::default()),
+                listeners: challenges::Listeners::default(),
             }),
         }
     }

@@ -119,6 +119,7 @@ impl Hub {
                         order,
                     });
                 }
+                Incoming::Notice(notice) => self.tell_here(&notice.player, notice.notice),
             }
         }
     }

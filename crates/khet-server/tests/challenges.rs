@@ -1,0 +1,299 @@
+//! Challenges and rematches (issue 65) against a real `khet-server`, with real clients: a
+//! challenge accepted and played, one declined, one made to a player away and found at their
+//! next hello, the refusals, and a rematch with colours swapped.
+
+mod common;
+
+use common::{Backend, Client, Db, PATIENCE, Server, casual, pair, play_line};
+use khet_engine::Color;
+use khet_protocol::{
+    ChallengeInfo, ChallengeStatus, ClientMsg, MAX_PENDING_CHALLENGES, NewGame, Refusal,
+    SeatChoice, ServerMsg, Status,
+};
+use std::time::{Duration, Instant};
+
+/// A player whose connection hears of their challenges, as the play page's does.
+fn listening(url: &str, name: &str) -> Client {
+    let mut client = Client::connect(url, name);
+    client.send(&ClientMsg::Challenges);
+    challenges(&mut client);
+    client
+}
+
+/// Handles messages until the list of pending challenges comes; fails after [`PATIENCE`].
+fn challenges(client: &mut Client) -> Vec<ChallengeInfo> {
+    let start = Instant::now();
+    loop {
+        assert!(
+            start.elapsed() < PATIENCE,
+            "{}: no list of challenges",
+            client.name
+        );
+        if let Some(ServerMsg::Challenges { challenges }) = client.pump(Duration::from_millis(100))
+        {
+            return challenges;
+        }
+    }
+}
+
+/// Handles messages until a challenge that `wanted` holds of comes; fails after [`PATIENCE`].
+fn told(client: &mut Client, what: &str, wanted: impl Fn(&ChallengeInfo) -> bool) -> ChallengeInfo {
+    let start = Instant::now();
+    loop {
+        assert!(
+            start.elapsed() < PATIENCE,
+            "{}: waited too long for {what} (refused: {:?})",
+            client.name,
+            client.refusals
+        );
+        if let Some(ServerMsg::Challenge { challenge }) = client.pump(Duration::from_millis(100))
+            && wanted(&challenge)
+        {
+            return challenge;
+        }
+    }
+}
+
+fn id(client: &Client) -> String {
+    client.conn.player.id.clone()
+}
+
+/// Waits until `client` is seated in game `code` and has the game.
+fn seated_in(client: &mut Client, code: &str) {
+    client.until(&format!("a seat in {code}"), |c| {
+        c.seat.as_ref().is_some_and(|(seat, _)| seat == code)
+            && c.mirror.as_ref().is_some_and(|m| m.view.code == code)
+    });
+}
+
+fn a_challenge_accepted_seats_both_and_the_game_plays(backend: Backend) {
+    let data = Db::new(backend, "challenge_accepted");
+    let server = Server::start(&data, 0, &[]);
+    let mut ada = listening(&server.url, "Ada");
+    let mut bea = listening(&server.url, "Bea");
+    let game = NewGame {
+        color: SeatChoice::Red,
+        ..casual()
+    };
+    ada.send(&ClientMsg::Challenge {
+        player: id(&bea),
+        game,
+    });
+    let made = told(&mut ada, "the challenge made", |c| {
+        c.status == ChallengeStatus::Pending
+    });
+    assert_eq!(
+        (made.from.name.as_str(), made.to.name.as_str()),
+        ("Ada", "Bea")
+    );
+    let received = told(&mut bea, "the challenge", |c| c.id == made.id);
+    assert_eq!(received.color, SeatChoice::Red);
+    // Only the challenged player may accept.
+    ada.refused(
+        &ClientMsg::AcceptChallenge {
+            id: made.id.clone(),
+        },
+        Refusal::UnknownChallenge,
+    );
+    bea.send(&ClientMsg::AcceptChallenge {
+        id: made.id.clone(),
+    });
+    let accepted = told(&mut ada, "the accept", |c| {
+        c.id == made.id && c.status == ChallengeStatus::Accepted
+    });
+    let code = accepted.game.expect("the accept's game");
+    seated_in(&mut ada, &code);
+    seated_in(&mut bea, &code);
+    for c in [&mut ada, &mut bea] {
+        c.until("the start", |c| c.mirror().view.status == Status::Playing);
+    }
+    assert_eq!(ada.you(), Color::Red, "the challenger's side as asked");
+    assert_eq!(bea.you(), Color::Silver);
+    play_line(&mut bea, &mut ada, &mut [], &["e1e2".into(), "f8f7".into()]);
+    // Answered once: a second accept finds nothing waiting.
+    bea.refused(
+        &ClientMsg::AcceptChallenge { id: made.id },
+        Refusal::UnknownChallenge,
+    );
+}
+
+fn a_challenge_declined_is_told_to_the_challenger_and_refusals_say_why(backend: Backend) {
+    let data = Db::new(backend, "challenge_declined");
+    let server = Server::start(&data, 0, &[]);
+    let mut ada = listening(&server.url, "Ada");
+    let mut bea = listening(&server.url, "Bea");
+    ada.send(&ClientMsg::Challenge {
+        player: id(&bea),
+        game: casual(),
+    });
+    let received = told(&mut bea, "the challenge", |c| {
+        c.status == ChallengeStatus::Pending
+    });
+    bea.send(&ClientMsg::DeclineChallenge {
+        id: received.id.clone(),
+    });
+    let declined = told(&mut ada, "the decline", |c| {
+        c.id == received.id && c.status == ChallengeStatus::Declined
+    });
+    assert_eq!(declined.game, None);
+    assert!(challenges_of(&mut ada).is_empty(), "nothing waits");
+
+    // Refused with reasons: nobody, oneself, a bad game, a second challenge to one player.
+    let nobody = ClientMsg::Challenge {
+        player: "abcd2345".into(),
+        game: casual(),
+    };
+    ada.refused(&nobody, Refusal::UnknownPlayer);
+    let myself = ClientMsg::Challenge {
+        player: id(&ada),
+        game: casual(),
+    };
+    ada.refused(&myself, Refusal::NotNow);
+    let bad = ClientMsg::Challenge {
+        player: id(&bea),
+        game: NewGame {
+            setup: "nowhere".into(),
+            ..casual()
+        },
+    };
+    ada.refused(&bad, Refusal::BadGame);
+    let again = ClientMsg::Challenge {
+        player: id(&bea),
+        game: casual(),
+    };
+    ada.send(&again);
+    told(&mut ada, "the second challenge", |c| {
+        c.status == ChallengeStatus::Pending
+    });
+    ada.refused(&again, Refusal::NotNow);
+
+    // At most so many waiting from one player.
+    for n in 1..MAX_PENDING_CHALLENGES {
+        let other = Client::connect(&server.url, &format!("Other {n}"));
+        ada.send(&ClientMsg::Challenge {
+            player: id(&other),
+            game: casual(),
+        });
+        told(&mut ada, "a challenge made", |c| c.to.id == id(&other));
+        other.conn.close();
+    }
+    let one_more = Client::connect(&server.url, "One too many");
+    ada.refused(
+        &ClientMsg::Challenge {
+            player: id(&one_more),
+            game: casual(),
+        },
+        Refusal::NotNow,
+    );
+    // A withdrawn one makes room, and its player is told.
+    let oldest = challenges_of(&mut ada)[0].id.clone();
+    ada.send(&ClientMsg::WithdrawChallenge { id: oldest });
+    told(&mut bea, "the withdrawal", |c| {
+        c.status == ChallengeStatus::Withdrawn
+    });
+    ada.send(&ClientMsg::Challenge {
+        player: id(&one_more),
+        game: casual(),
+    });
+    told(&mut ada, "the challenge with room again", |c| {
+        c.to.id == id(&one_more)
+    });
+}
+
+/// The pending challenges, asked for again.
+fn challenges_of(client: &mut Client) -> Vec<ChallengeInfo> {
+    client.send(&ClientMsg::Challenges);
+    challenges(client)
+}
+
+fn a_challenge_to_a_player_away_is_seen_at_their_next_hello(backend: Backend) {
+    let data = Db::new(backend, "challenge_away");
+    let server = Server::start(&data, 0, &[]);
+    let bea = Client::connect(&server.url, "Bea");
+    let (bea_id, bea_identity) = (id(&bea), bea.identity.clone());
+    bea.conn.close();
+    let mut ada = listening(&server.url, "Ada");
+    ada.send(&ClientMsg::Challenge {
+        player: bea_id,
+        game: casual(),
+    });
+    let made = told(&mut ada, "the challenge made", |c| {
+        c.status == ChallengeStatus::Pending
+    });
+    let mut bea = Client::with_identity(&server.url, "Bea", &bea_identity);
+    bea.send(&ClientMsg::Challenges);
+    let waiting = challenges(&mut bea);
+    assert_eq!(waiting.len(), 1, "{waiting:?}");
+    assert_eq!(waiting[0].id, made.id);
+    assert_eq!(waiting[0].from.name, "Ada");
+    bea.send(&ClientMsg::AcceptChallenge { id: made.id });
+    let accepted = told(&mut ada, "the accept", |c| {
+        c.status == ChallengeStatus::Accepted
+    });
+    let code = accepted.game.expect("a game");
+    seated_in(&mut ada, &code);
+    seated_in(&mut bea, &code);
+    assert_eq!(
+        ada.you(),
+        Color::Silver,
+        "casual() is the challenger's Silver"
+    );
+    play_line(&mut ada, &mut bea, &mut [], &["e1e2".into()]);
+}
+
+fn a_rematch_asked_by_both_is_played_with_colours_swapped(backend: Backend) {
+    let data = Db::new(backend, "rematch");
+    let server = Server::start(&data, 0, &[]);
+    let (mut silver, mut red, code) = pair(&server.url, casual());
+    // Not before the end.
+    silver.refused(&ClientMsg::Rematch { code: code.clone() }, Refusal::NotNow);
+    play_line(&mut silver, &mut red, &mut [], &["e1e2".into()]);
+    red.send(&ClientMsg::Resign);
+    silver.wait_result();
+    red.wait_result();
+    for c in [&mut silver, &mut red] {
+        c.send(&ClientMsg::Challenges);
+        challenges(c);
+    }
+    // A spectator may not ask.
+    let mut watcher = Client::connect(&server.url, "Watcher");
+    watcher.refused(
+        &ClientMsg::Rematch { code: code.clone() },
+        Refusal::NotPlaying,
+    );
+    red.send(&ClientMsg::Rematch { code: code.clone() });
+    let asked = told(&mut silver, "the rematch asked", |c| {
+        c.rematch_of.as_deref() == Some(code.as_str())
+    });
+    assert_eq!(asked.from.name, "Red player");
+    // The other's own ask accepts it: one click each.
+    silver.send(&ClientMsg::Rematch { code: code.clone() });
+    let accepted = told(&mut red, "the rematch accepted", |c| {
+        c.id == asked.id && c.status == ChallengeStatus::Accepted
+    });
+    let again = accepted.game.expect("the rematch's game");
+    assert_ne!(again, code);
+    seated_in(&mut silver, &again);
+    seated_in(&mut red, &again);
+    for c in [&mut silver, &mut red] {
+        c.until("the start", |c| c.mirror().view.status == Status::Playing);
+    }
+    assert_eq!(silver.you(), Color::Red, "colours swapped");
+    assert_eq!(red.you(), Color::Silver, "colours swapped");
+    let game = &silver.mirror().view;
+    assert_eq!((game.rated, game.clock), (false, None), "the same game");
+    // The former Red opens.
+    play_line(
+        &mut red,
+        &mut silver,
+        &mut [],
+        &["e1e2".into(), "f8f7".into()],
+    );
+}
+
+on_each_backend!(
+    a_challenge_accepted_seats_both_and_the_game_plays,
+    a_challenge_declined_is_told_to_the_challenger_and_refusals_say_why,
+    a_challenge_to_a_player_away_is_seen_at_their_next_hello,
+    a_rematch_asked_by_both_is_played_with_colours_swapped,
+);
