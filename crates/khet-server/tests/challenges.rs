@@ -4,7 +4,8 @@
 
 mod common;
 
-use common::{Backend, Client, Db, PATIENCE, Server, casual, pair, play_line};
+use common::browser::Browser;
+use common::{Backend, Client, Db, PATIENCE, Server, arrive, casual, click_move, pair, play_line};
 use khet_engine::Color;
 use khet_protocol::{
     ChallengeInfo, ChallengeStatus, ClientMsg, MAX_PENDING_CHALLENGES, NewGame, Refusal,
@@ -289,6 +290,29 @@ fn a_rematch_asked_by_both_is_played_with_colours_swapped(backend: Backend) {
         &mut [],
         &["e1e2".into(), "f8f7".into()],
     );
+
+    // A setup of Khet 1.0 (which a game names for people) is played again.
+    let dynasty = NewGame {
+        setup: "khet1/dynasty".into(),
+        ..casual()
+    };
+    let (mut silver, mut red, code) = pair(&server.url, dynasty);
+    red.send(&ClientMsg::Resign);
+    silver.wait_result();
+    red.wait_result();
+    let setup = silver.mirror().view.setup.clone();
+    silver.send(&ClientMsg::Challenges);
+    challenges(&mut silver);
+    red.send(&ClientMsg::Rematch { code: code.clone() });
+    told(&mut silver, "the rematch asked", |c| {
+        c.rematch_of.as_deref() == Some(code.as_str())
+    });
+    silver.send(&ClientMsg::Rematch { code: code.clone() });
+    silver.until("the rematch", |c| {
+        c.mirror.as_ref().is_some_and(|m| m.view.code != code)
+    });
+    assert_eq!(silver.mirror().view.setup, setup);
+    assert_eq!(silver.you(), Color::Red, "colours swapped");
 }
 
 on_each_backend!(
@@ -297,3 +321,100 @@ on_each_backend!(
     a_challenge_to_a_player_away_is_seen_at_their_next_hello,
     a_rematch_asked_by_both_is_played_with_colours_swapped,
 );
+
+/// The play page: a challenge made from the leaderboard by a click, and its decline shown; a
+/// challenge shown with its Accept, accepted by a click and played; after the game, the
+/// opponent's rematch shown on the page's Rematch button and accepted by a click, colours
+/// swapped.
+#[test]
+fn the_page_challenges_from_the_leaderboard_and_accepts_a_challenge_and_a_rematch() {
+    let db = Db::new(Backend::Sqlite, "challenge_page");
+    let server = Server::start(&db, 0, &["--games-before-rated", "0"]);
+    // A rated game played, so that the leaderboard has its players.
+    let rated = NewGame {
+        rated: true,
+        ..casual()
+    };
+    let (mut silver, mut red, _) = pair(&server.url, rated);
+    red.send(&ClientMsg::Resign);
+    silver.wait_result();
+    silver.send(&ClientMsg::Challenges);
+    challenges(&mut silver);
+    let browser = Browser::start(1280, 900);
+    arrive(&browser, &server, "Page player");
+    let button = format!("[data-challenge=\"{}\"]", id(&silver));
+    browser.until(
+        "the leaderboard's Challenge button",
+        &format!("!!document.querySelector('{button}')"),
+    );
+    browser.click(&button);
+    let made = told(&mut silver, "the page's challenge", |c| {
+        c.from.name == "Page player"
+    });
+    assert_eq!(made.setup, "khet2/classic", "the form's settings");
+    silver.send(&ClientMsg::DeclineChallenge { id: made.id });
+    browser.until(
+        "the decline shown",
+        "document.getElementById('challenge-news').textContent\
+         .includes('Silver player declined your challenge')",
+    );
+    // The page's player id, as the page's identity has it.
+    let identity = browser.eval("JSON.parse(localStorage.getItem('khet.identity'))");
+    let page = Client::with_identity(&server.url, "Page player", identity.as_str().unwrap());
+    let page_id = id(&page);
+    page.conn.close();
+
+    let mut ada = listening(&server.url, "Ada");
+    ada.send(&ClientMsg::Challenge {
+        player: page_id,
+        game: NewGame {
+            color: SeatChoice::Red,
+            ..casual()
+        },
+    });
+    browser.until(
+        "the challenge shown",
+        "document.getElementById('challenge-list').textContent.includes('Ada')",
+    );
+    browser.click("[data-answer=\"accept_challenge\"]");
+    let accepted = told(&mut ada, "the accept", |c| {
+        c.status == ChallengeStatus::Accepted
+    });
+    let code = accepted.game.expect("a game");
+    seated_in(&mut ada, &code);
+    browser.until(
+        "the page's move",
+        "document.getElementById('status').textContent.startsWith('Your move')",
+    );
+    click_move(&browser, "e1e2");
+    ada.until("the page's move", |c| c.plies() == 1);
+    ada.send(&ClientMsg::Resign);
+    browser.until(
+        "the Rematch button",
+        "!document.getElementById('rematch-bar').hidden",
+    );
+    ada.send(&ClientMsg::Challenges);
+    challenges(&mut ada);
+    ada.send(&ClientMsg::Rematch { code: code.clone() });
+    browser.until(
+        "the rematch offered",
+        "document.getElementById('rematch').textContent === 'Accept the rematch'",
+    );
+    browser.click("#rematch");
+    let again = told(&mut ada, "the rematch accepted", |c| {
+        c.rematch_of.as_deref() == Some(code.as_str()) && c.status == ChallengeStatus::Accepted
+    })
+    .game
+    .expect("the rematch's game");
+    seated_in(&mut ada, &again);
+    assert_eq!(ada.you(), Color::Silver, "colours swapped");
+    browser.until(
+        "the page at the rematch",
+        &format!("location.pathname === '/play/{again}'"),
+    );
+    ada.play("e1e2");
+    browser.until(
+        "the page's move in the rematch",
+        "document.getElementById('status').textContent.includes('Your move')",
+    );
+}

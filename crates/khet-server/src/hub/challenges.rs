@@ -130,7 +130,7 @@ impl Hub {
             id: crate::secret::new_code().map_err(|e| Refused::new(Refusal::Storage, e))?,
             challenger: from.id.clone(),
             challenged: to.to_string(),
-            setup: setup.name,
+            setup: catalogue_name(&setup.name).map_or_else(|| new.setup.clone(), str::to_string),
             clock: new.clock,
             color: new.color,
             rated: new.rated,
@@ -333,8 +333,12 @@ impl Hub {
         if let Some(theirs) = theirs {
             return self.accept_challenge(player, &theirs.id).await.map(Some);
         }
+        let Some(setup) = catalogue_name(&game.setup) else {
+            let why = format!("the server no longer offers {}", game.setup);
+            return Err(Refused::new(Refusal::BadGame, why));
+        };
         let new = NewGame {
-            setup: game.setup,
+            setup: setup.to_string(),
             clock: game.clock,
             color: match side.other() {
                 Color::Silver => SeatChoice::Silver,
@@ -346,6 +350,15 @@ impl Hub {
         self.challenge(player, &opponent, &new, Some(code)).await?;
         Ok(None)
     }
+}
+
+/// The catalogue name (`khet1/dynasty`, which a new game takes) of the built-in setup named
+/// `name` for people (`Dynasty (Khet 1.0)`, which a game keeps).
+fn catalogue_name(name: &str) -> Option<&'static str> {
+    khet_engine::setup::catalogue()
+        .into_iter()
+        .find(|(_, setup)| setup.name == name)
+        .map(|(id, _)| id)
 }
 
 /// A challenge as its players see it.
