@@ -5,7 +5,9 @@
 mod common;
 
 use common::browser::Browser;
-use common::{Backend, Client, Db, PATIENCE, Server, arrive, casual, click_move, pair, play_line};
+use common::{
+    Backend, Client, Db, PATIENCE, Server, arrive, casual, click_move, metric, pair, play_line,
+};
 use khet_engine::Color;
 use khet_protocol::{
     ChallengeInfo, ChallengeStatus, ClientMsg, MAX_PENDING_CHALLENGES, NewGame, Refusal,
@@ -52,6 +54,16 @@ fn told(client: &mut Client, what: &str, wanted: impl Fn(&ChallengeInfo) -> bool
         {
             return challenge;
         }
+    }
+}
+
+/// Waits until the server counts `n` connections open (those closed have ended there too);
+/// fails after [`PATIENCE`].
+fn connections_open(server: &Server, n: u32) {
+    let start = Instant::now();
+    while metric(server, "khet_connections_open") != f64::from(n) {
+        assert!(start.elapsed() < PATIENCE, "never {n} connections open");
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
@@ -227,7 +239,16 @@ fn a_challenge_to_a_player_away_is_seen_at_their_next_hello(backend: Backend) {
     assert_eq!(waiting.len(), 1, "{waiting:?}");
     assert_eq!(waiting[0].id, made.id);
     assert_eq!(waiting[0].from.name, "Ada");
-    bea.send(&ClientMsg::AcceptChallenge { id: made.id });
+    // Not while the challenger is away: they would get no seat, and lose.
+    let ada_identity = ada.identity.clone();
+    ada.conn.close();
+    connections_open(&server, 1);
+    let accept = ClientMsg::AcceptChallenge { id: made.id };
+    bea.refused(&accept, Refusal::NotNow);
+    let mut ada = Client::with_identity(&server.url, "Ada", &ada_identity);
+    ada.send(&ClientMsg::Challenges);
+    assert_eq!(challenges(&mut ada).len(), 1, "the challenge waits");
+    bea.send(&accept);
     let accepted = told(&mut ada, "the accept", |c| {
         c.status == ChallengeStatus::Accepted
     });

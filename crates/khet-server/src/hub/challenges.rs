@@ -53,6 +53,13 @@ impl Hub {
         }
     }
 
+    /// Whether a connection of player `id` on this node hears of their challenges.
+    fn listens_here(&self, id: &str) -> bool {
+        lock(&self.inner.listeners.0)
+            .get(id)
+            .is_some_and(|tx| tx.receiver_count() > 0)
+    }
+
     /// Tells player `id`'s connections on this node.
     pub fn tell_here(&self, id: &str, notice: Notice) {
         if let Some(tx) = lock(&self.inner.listeners.0).get(id) {
@@ -222,6 +229,16 @@ impl Hub {
     pub async fn accept_challenge(&self, player: &PlayerRow, id: &str) -> Result<Seat, Refused> {
         let mut row = self.pending_of(id, &player.id, true).await?;
         let challenger = self.known_player(&row.challenger).await?;
+        // A challenger who is not there would get no seat, and lose the game on abandonment:
+        // the challenge waits for them. (Among several nodes this node cannot tell; the seat
+        // goes to wherever they are connected.)
+        if self.broker().is_none() && !self.listens_here(&challenger.id) {
+            let why = format!(
+                "{} is not connected now; the challenge waits for them",
+                challenger.name
+            );
+            return Err(Refused::new(Refusal::NotNow, why));
+        }
         if row.rated {
             self.may_play_rated(player).await?;
             self.may_play_rated(&challenger).await?;
