@@ -1,10 +1,12 @@
 //! Challenges and rematches (issue 65) against a real `khet-server`, with real clients: a
 //! challenge accepted and played, one declined, one made to a player away and found at their
-//! next hello, the refusals, and a rematch with colours swapped.
+//! next hello, the refusals, and a rematch with colours swapped; the same between two nodes
+//! (PostgreSQL and Redis), and the play page's buttons in a real browser.
 
 mod common;
 
 use common::browser::Browser;
+use common::services::Redis;
 use common::{
     Backend, Client, Db, PATIENCE, Server, arrive, casual, click_move, metric, pair, play_line,
 };
@@ -438,4 +440,69 @@ fn the_page_challenges_from_the_leaderboard_and_accepts_a_challenge_and_a_rematc
         "the page's move in the rematch",
         "document.getElementById('status').textContent.includes('Your move')",
     );
+}
+
+/// Node `name` of a cluster on `db`, through the tests' Redis.
+fn node(db: &Db, name: &str) -> Server {
+    let redis = Redis::get();
+    let args = common::node_args(db, &redis.url, &redis.secret_file, name, &["--lease", "10"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    Server::start(db, 0, &args)
+}
+
+/// Two nodes: a challenge from a player on one to a player on the other is told there,
+/// accepted there, and both are seated and play; a decline is told back; a rematch across the
+/// nodes is played with colours swapped.
+#[test]
+fn challenges_and_rematches_reach_players_on_other_nodes() {
+    let db = Db::new(Backend::Postgres, "challenge_nodes");
+    let (a, b) = (node(&db, "a"), node(&db, "b"));
+    let mut ada = listening(&a.url, "Ada on A");
+    let mut bea = listening(&b.url, "Bea on B");
+    ada.send(&ClientMsg::Challenge {
+        player: id(&bea),
+        game: casual(),
+    });
+    let first = told(&mut bea, "the challenge from A", |c| {
+        c.status == ChallengeStatus::Pending
+    });
+    bea.send(&ClientMsg::DeclineChallenge { id: first.id });
+    told(&mut ada, "the decline from B", |c| {
+        c.status == ChallengeStatus::Declined
+    });
+    ada.send(&ClientMsg::Challenge {
+        player: id(&bea),
+        game: casual(),
+    });
+    let second = told(&mut bea, "the second challenge", |c| {
+        c.status == ChallengeStatus::Pending
+    });
+    bea.send(&ClientMsg::AcceptChallenge { id: second.id });
+    let code = told(&mut ada, "the accept from B", |c| {
+        c.status == ChallengeStatus::Accepted
+    })
+    .game
+    .expect("a game");
+    seated_in(&mut ada, &code);
+    seated_in(&mut bea, &code);
+    assert_eq!((ada.you(), bea.you()), (Color::Silver, Color::Red));
+    play_line(&mut ada, &mut bea, &mut [], &["e1e2".into(), "f8f7".into()]);
+    bea.send(&ClientMsg::Resign);
+    ada.wait_result();
+    bea.wait_result();
+
+    ada.send(&ClientMsg::Rematch { code: code.clone() });
+    told(&mut bea, "the rematch asked from A", |c| {
+        c.rematch_of.as_deref() == Some(code.as_str())
+    });
+    bea.send(&ClientMsg::Rematch { code: code.clone() });
+    let again = told(&mut ada, "the rematch accepted on B", |c| {
+        c.rematch_of.as_deref() == Some(code.as_str()) && c.status == ChallengeStatus::Accepted
+    })
+    .game
+    .expect("the rematch's game");
+    seated_in(&mut ada, &again);
+    seated_in(&mut bea, &again);
+    assert_eq!((ada.you(), bea.you()), (Color::Red, Color::Silver));
+    play_line(&mut bea, &mut ada, &mut [], &["e1e2".into()]);
 }
