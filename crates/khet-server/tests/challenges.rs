@@ -69,6 +69,19 @@ fn connections_open(server: &Server, n: u32) {
     }
 }
 
+/// Pings and handles messages until the pong: what the server sent before is handled. Fails
+/// after [`PATIENCE`].
+fn answered(client: &mut Client) {
+    client.send(&ClientMsg::Ping);
+    let start = Instant::now();
+    while !matches!(
+        client.pump(Duration::from_millis(100)),
+        Some(ServerMsg::Pong)
+    ) {
+        assert!(start.elapsed() < PATIENCE, "{}: no pong", client.name);
+    }
+}
+
 fn id(client: &Client) -> String {
     client.conn.player.id.clone()
 }
@@ -110,6 +123,13 @@ fn a_challenge_accepted_seats_both_and_the_game_plays(backend: Backend) {
         },
         Refusal::UnknownChallenge,
     );
+    // Ada plays another game on a second connection, which keeps playing it.
+    let mut busy = Client::with_identity(&server.url, "Ada", &ada.identity);
+    let other = busy.create(casual());
+    let mut cy = Client::connect(&server.url, "Cy");
+    cy.join(&other);
+    busy.send(&ClientMsg::Challenges);
+    challenges(&mut busy);
     bea.send(&ClientMsg::AcceptChallenge {
         id: made.id.clone(),
     });
@@ -122,6 +142,12 @@ fn a_challenge_accepted_seats_both_and_the_game_plays(backend: Backend) {
     for c in [&mut ada, &mut bea] {
         c.until("the start", |c| c.mirror().view.status == Status::Playing);
     }
+    // The busy connection is given the seat, to take later, and stays at its game.
+    busy.until("the seat", |c| {
+        c.seat.as_ref().is_some_and(|(seat, _)| *seat == code)
+    });
+    answered(&mut busy);
+    assert_eq!(busy.mirror().view.code, other, "still at its game");
     assert_eq!(ada.you(), Color::Red, "the challenger's side as asked");
     assert_eq!(bea.you(), Color::Silver);
     play_line(&mut bea, &mut ada, &mut [], &["e1e2".into(), "f8f7".into()]);

@@ -189,8 +189,13 @@ export class PlayCtrl {
         this.afterWelcome();
         break;
       case "seat":
-        this.code = msg.code;
         this.store.setSeat(msg.code, msg.secret, msg.color);
+        if (this.view && this.playing(this.view) && this.view.code !== msg.code) {
+          // An accepted challenge's seat while this game is played: kept for later.
+          this.news = `Your challenge was accepted: game ${msg.code} waits for you (the lobby lists it).`;
+          break;
+        }
+        this.code = msg.code;
         history.replaceState(null, "", `/play/${msg.code}`);
         this.screen = "table";
         break;

@@ -102,10 +102,17 @@ impl Session {
                 color,
                 secret,
             }) => {
-                if self.plays_another_game().await {
-                    return Next::Continue;
-                }
                 let seat = seat(code, *color, secret);
+                if self.plays_another_game().await {
+                    // The seat is the player's to take when they choose; the game they play
+                    // is not taken from under them.
+                    let msg = ServerMsg::Seat {
+                        code: seat.code,
+                        color: Some(seat.color),
+                        secret: seat.secret,
+                    };
+                    return self.send(&msg.to_json()).await;
+                }
                 self.seated(Ok(seat)).await
             }
             Err(broadcast::error::RecvError::Lagged(_)) => self.send_challenges().await,
@@ -116,8 +123,8 @@ impl Session {
         }
     }
 
-    /// Whether this connection is seated in a game not over: a seat from an accept is not
-    /// taken from under it.
+    /// Whether this connection is seated in a game being played (an open game's creator only
+    /// waits, and takes the accepted game).
     async fn plays_another_game(&mut self) -> bool {
         let hub = self.hub.clone();
         let Some(code) = self
@@ -129,7 +136,7 @@ impl Session {
             return false;
         };
         match hub.store().game(&code).await {
-            Ok(Some(game)) => game.status != Status::Over,
+            Ok(Some(game)) => game.status == Status::Playing,
             // Not known to be over: left alone.
             _ => true,
         }
