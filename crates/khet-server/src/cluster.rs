@@ -114,6 +114,12 @@ pub enum Request {
         /// The action.
         action: ClientMsg,
     },
+    /// Whether a connection of player `player` on the asked node hears of their challenges
+    /// (asked with no game: an accept waits for the challenger to be there).
+    Listens {
+        /// The player's id.
+        player: String,
+    },
 }
 
 /// An owner's answer.
@@ -131,6 +137,8 @@ pub enum Answer {
     Joined(Color),
     /// Done.
     Done,
+    /// Whether the player asked about listens there.
+    Listens(bool),
 }
 
 /// A message on a node's channel.

@@ -477,8 +477,8 @@ fn node(db: &Db, name: &str) -> Server {
 }
 
 /// Two nodes: a challenge from a player on one to a player on the other is told there,
-/// accepted there, and both are seated and play; a decline is told back; a rematch across the
-/// nodes is played with colours swapped.
+/// accepted there (not while the challenger is away from both), and both are seated and play;
+/// a decline is told back; a rematch across the nodes is played with colours swapped.
 #[test]
 fn challenges_and_rematches_reach_players_on_other_nodes() {
     let db = Db::new(Backend::Postgres, "challenge_nodes");
@@ -503,7 +503,28 @@ fn challenges_and_rematches_reach_players_on_other_nodes() {
     let second = told(&mut bea, "the second challenge", |c| {
         c.status == ChallengeStatus::Pending
     });
-    bea.send(&ClientMsg::AcceptChallenge { id: second.id });
+    // Not while Ada is away from every node: node B asks A, once it has heard A (A's
+    // heartbeat brings A's open games to B's lobby).
+    let mut keeper = Client::connect(&a.url, "Keeper on A");
+    let listed = keeper.create(NewGame {
+        listed: true,
+        ..casual()
+    });
+    bea.send(&ClientMsg::Lobby);
+    bea.until("A's open game in B's lobby", |c| {
+        c.lobby
+            .as_ref()
+            .is_some_and(|games| games.iter().any(|g| g.code == listed))
+    });
+    let ada_identity = ada.identity.clone();
+    ada.conn.close();
+    connections_open(&a, 1);
+    let accept = ClientMsg::AcceptChallenge { id: second.id };
+    bea.refused(&accept, Refusal::NotNow);
+    let mut ada = Client::with_identity(&a.url, "Ada on A", &ada_identity);
+    ada.send(&ClientMsg::Challenges);
+    challenges(&mut ada);
+    bea.send(&accept);
     let code = told(&mut ada, "the accept from B", |c| {
         c.status == ChallengeStatus::Accepted
     })

@@ -9,6 +9,7 @@
 
 use super::seats::{Caps, offered};
 use super::{Hub, Seat};
+use crate::cluster::{Answer, Request};
 use crate::messages::{Command, Notice, Refused};
 use crate::store::{ChallengeRow, PlayerRow};
 use crate::util::{lock, now_ms};
@@ -54,10 +55,32 @@ impl Hub {
     }
 
     /// Whether a connection of player `id` on this node hears of their challenges.
-    fn listens_here(&self, id: &str) -> bool {
+    pub(super) fn listens_here(&self, id: &str) -> bool {
         lock(&self.inner.listeners.0)
             .get(id)
             .is_some_and(|tx| tx.receiver_count() > 0)
+    }
+
+    /// Whether a connection of player `id` hears of their challenges here or on another node:
+    /// each other node is asked, and one that does not answer in time counts as no.
+    async fn listens_anywhere(&self, id: &str) -> bool {
+        if self.listens_here(id) {
+            return true;
+        }
+        let Some(broker) = self.broker() else {
+            return false;
+        };
+        let peers: Vec<String> = lock(&self.inner.peers).keys().cloned().collect();
+        let asks = peers.iter().map(|node| {
+            let ask = Request::Listens {
+                player: id.to_string(),
+            };
+            broker.request(node, "", ask)
+        });
+        futures_util::future::join_all(asks)
+            .await
+            .into_iter()
+            .any(|answer| matches!(answer, Ok(Answer::Listens(true))))
     }
 
     /// Tells player `id`'s connections on this node.
@@ -230,9 +253,8 @@ impl Hub {
         let mut row = self.pending_of(id, &player.id, true).await?;
         let challenger = self.known_player(&row.challenger).await?;
         // A challenger who is not there would get no seat, and lose the game on abandonment:
-        // the challenge waits for them. (Among several nodes this node cannot tell; the seat
-        // goes to wherever they are connected.)
-        if self.broker().is_none() && !self.listens_here(&challenger.id) {
+        // the challenge waits for them.
+        if !self.listens_anywhere(&challenger.id).await {
             let why = format!(
                 "{} is not connected now; the challenge waits for them",
                 challenger.name

@@ -361,6 +361,9 @@ impl Hub {
     }
 
     async fn answer_for(&self, from: &str, code: &str, req: Request) -> Result<Answer, Refused> {
+        if let Request::Listens { player } = &req {
+            return Ok(Answer::Listens(self.listens_here(player)));
+        }
         // Only a room of this node's answers: a proxy here, or no room, means the game is
         // elsewhere now, and the asker must look again.
         let (room, id) = match lock(&self.inner.rooms).get(code) {
@@ -432,6 +435,8 @@ impl Hub {
                 answer.await.map_err(|_| Refused::unavailable())??;
                 Ok(Answer::Done)
             }
+            // Answered above: it names no game.
+            Request::Listens { .. } => Err(Refused::unavailable()),
         }
     }
 }
