@@ -425,6 +425,8 @@ fn the_page_challenges_from_the_leaderboard_and_accepts_a_challenge_and_a_rematc
         "the challenge shown",
         "document.getElementById('challenge-list').textContent.includes('Ada')",
     );
+    let shots = common::shots_dir("KHET_PLAY_SHOTS", "play");
+    std::fs::write(shots.join("challenge.png"), browser.screenshot()).unwrap();
     browser.click("[data-answer=\"accept_challenge\"]");
     let accepted = told(&mut ada, "the accept", |c| {
         c.status == ChallengeStatus::Accepted
@@ -449,6 +451,7 @@ fn the_page_challenges_from_the_leaderboard_and_accepts_a_challenge_and_a_rematc
         "the rematch offered",
         "document.getElementById('rematch').textContent === 'Accept the rematch'",
     );
+    std::fs::write(shots.join("rematch.png"), browser.screenshot()).unwrap();
     browser.click("#rematch");
     let again = told(&mut ada, "the rematch accepted", |c| {
         c.rematch_of.as_deref() == Some(code.as_str()) && c.status == ChallengeStatus::Accepted
