@@ -854,6 +854,20 @@ mod tests {
             r#"{"type":"offer_draw"}"#,
             "the documented form"
         );
+        assert_eq!(
+            ClientMsg::Rematch {
+                code: "abcd2345".into()
+            }
+            .to_json(),
+            r#"{"type":"rematch","code":"abcd2345"}"#,
+            "the documented form"
+        );
+        assert_eq!(
+            ClientMsg::from_json(r#"{"type":"accept_challenge","id":"abcd2345"}"#),
+            Ok(ClientMsg::AcceptChallenge {
+                id: "abcd2345".into()
+            })
+        );
     }
 
     #[test]

@@ -415,3 +415,59 @@ fn info(row: &ChallengeRow, from: &PlayerRow, to: &PlayerRow) -> ChallengeInfo {
         game: row.game.clone(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use khet_protocol::CHALLENGE_LIFETIME_MS;
+
+    use crate::hub::player_for_test as player;
+
+    /// A challenge not answered in its lifetime is no longer pending, is marked expired, and
+    /// can be neither accepted nor declined; the challenger may challenge again.
+    #[test]
+    fn a_challenge_unanswered_past_its_lifetime_expires() {
+        let (runtime, hub, dir) = super::super::hub_for_test("challenge-expiry");
+        runtime.block_on(async {
+            let (ada, bea) = (
+                player(&hub, 'a', "Ada").await,
+                player(&hub, 'b', "Bea").await,
+            );
+            let new = NewGame {
+                setup: "classic".into(),
+                clock: None,
+                color: SeatChoice::Random,
+                rated: false,
+                listed: false,
+            };
+            let made = hub.challenge(&ada, &bea.id, &new, None).await.unwrap();
+            let store = hub.store();
+            let now = now_ms();
+            assert_eq!(
+                store.pending_challenges(&bea.id, now).await.unwrap().len(),
+                1
+            );
+            let later = now + CHALLENGE_LIFETIME_MS + 1;
+            let declined = ChallengeStatus::Declined;
+            assert!(
+                !store
+                    .end_challenge(&made.id, declined, later)
+                    .await
+                    .unwrap()
+            );
+            assert!(
+                store
+                    .pending_challenges(&bea.id, later)
+                    .await
+                    .unwrap()
+                    .is_empty()
+            );
+            let row = store.challenge(&made.id).await.unwrap().unwrap();
+            assert_eq!(row.status, ChallengeStatus::Expired);
+            let refused = hub.accept_challenge(&bea, &made.id).await.unwrap_err();
+            assert_eq!(refused.code, Refusal::UnknownChallenge);
+            assert!(hub.challenge(&ada, &bea.id, &new, None).await.is_ok());
+        });
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

@@ -305,6 +305,19 @@ fn hub_for_test(name: &str) -> (tokio::runtime::Runtime, Hub, std::path::PathBuf
     (runtime, hub, dir)
 }
 
+/// For the unit tests: the player of identity `identity` (one character, repeated) named
+/// `name`.
+#[cfg(test)]
+async fn player_for_test(hub: &Hub, identity: char, name: &str) -> PlayerRow {
+    match hub
+        .player(&identity.to_string().repeat(32), name, None)
+        .await
+    {
+        Ok(Admitted::Player(p)) => p,
+        _ => panic!("no player {name}"),
+    }
+}
+
 impl RoomHost for Hub {
     fn grace(&self) -> Duration {
         Hub::grace(self)

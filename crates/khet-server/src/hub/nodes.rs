@@ -444,21 +444,11 @@ impl Hub {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hub::Admitted;
     use crate::messages::Attached;
     use crate::secret;
-    use crate::store::PlayerRow;
     use khet_protocol::{NewGame, SeatChoice, ServerMsg};
 
-    async fn player(hub: &Hub, identity: char, name: &str) -> PlayerRow {
-        match hub
-            .player(&identity.to_string().repeat(32), name, None)
-            .await
-        {
-            Ok(Admitted::Player(p)) => p,
-            _ => panic!("no player {name}"),
-        }
-    }
+    use crate::hub::player_for_test as player;
 
     /// Who is present, if `json` is a presence message.
     fn presence(json: &str) -> Option<[bool; 2]> {
