@@ -192,7 +192,7 @@ export class PlayCtrl {
         this.store.setSeat(msg.code, msg.secret, msg.color);
         if (this.view && this.playing(this.view) && this.view.code !== msg.code) {
           // An accepted challenge's seat while this game is played: kept for later.
-          this.news = `Your challenge was accepted: game ${msg.code} waits for you (the lobby lists it).`;
+          this.news = `Your challenge was accepted: game ${msg.code} waits for you under "Your games".`;
           break;
         }
         this.code = msg.code;
