@@ -17,6 +17,7 @@ mod pool;
 mod protocol;
 mod puzzles;
 mod texel;
+mod tournament;
 
 use clap::{Args, Parser, Subcommand};
 use khet_engine::{Color, Rules};
@@ -335,6 +336,9 @@ struct OnlineArgs {
     /// Quick pairing: the oldest open game with this clock, or a new one
     #[arg(long, conflicts_with = "join")]
     seek: bool,
+    /// Join the tournament with this code and play every game paired in it, until it ends
+    #[arg(long, value_name = "CODE", conflicts_with_all = ["create", "join", "seek"])]
+    tournament: Option<String>,
     /// The setup of a created game
     #[arg(long, default_value = "classic")]
     setup: String,
@@ -587,6 +591,7 @@ fn online_game(args: OnlineArgs, out: &mut Out<impl std::io::Write>) -> Result<(
         create,
         join,
         seek,
+        tournament,
         setup,
         clock,
         color,
@@ -602,7 +607,10 @@ fn online_game(args: OnlineArgs, out: &mut Out<impl std::io::Write>) -> Result<(
         khet_protocol::client::trust_certificate(&cert)
             .map_err(|e| Failure::Input(e.to_string()))?;
     }
-    let request = online_request(create, join, seek, setup, clock, color, rated, listed)?;
+    let request = match tournament {
+        Some(code) => online::Request::Tournament(code),
+        None => online_request(create, join, seek, setup, clock, color, rated, listed)?,
+    };
     let online = online::Online {
         server,
         request,
@@ -635,7 +643,9 @@ fn online_request(
         })),
         (false, Some(code), false) => Ok(online::Request::Join(code)),
         (false, None, true) => Ok(online::Request::Seek { clock, rated }),
-        _ => Err(Failure::Input("say --create, --join CODE or --seek".into())),
+        _ => Err(Failure::Input(
+            "say --create, --join CODE, --seek or --tournament CODE".into(),
+        )),
     }
 }
 

@@ -21,6 +21,8 @@ pub enum Request {
     Create(NewGame),
     /// The free seat of a game.
     Join(String),
+    /// Every game of a tournament, joined first (`tournament`).
+    Tournament(String),
     /// Quick pairing.
     Seek {
         /// The time control.
@@ -54,7 +56,7 @@ pub struct Online {
 }
 
 /// The identity in `path`, made and stored (atomically) on first use.
-fn identity(path: &Path) -> Result<String, Failure> {
+pub(crate) fn identity(path: &Path) -> Result<String, Failure> {
     match std::fs::read(path) {
         Ok(bytes) => {
             let text = String::from_utf8_lossy(&bytes);
@@ -124,7 +126,12 @@ struct Player {
 /// Connects; after a lost connection (`retry`), keeps trying for [`RECONNECT_FOR`]. A first
 /// connection that fails is reported at once: the address is more likely wrong than the
 /// server restarting.
-fn connect(server: &str, identity: &str, name: &str, retry: bool) -> Result<Connection, Failure> {
+pub(crate) fn connect(
+    server: &str,
+    identity: &str,
+    name: &str,
+    retry: bool,
+) -> Result<Connection, Failure> {
     let started = Instant::now();
     let mut backoff = Backoff::default();
     loop {
@@ -139,16 +146,15 @@ fn connect(server: &str, identity: &str, name: &str, retry: bool) -> Result<Conn
     }
 }
 
-fn refused(e: ClientError) -> Failure {
+pub(crate) fn refused(e: ClientError) -> Failure {
     Failure::Input(e.to_string())
 }
 
 /// Plays one game; prints `code CODE` and `link URL` (the game's page) first when it created
 /// the game, and the result and the game's code at the end.
 pub fn play(online: &Online, out: &mut Out<impl Write>) -> Result<(), Failure> {
-    let identity = identity(&online.identity)?;
-    let mut conn = connect(&online.server, &identity, &online.name, false)?;
     let msg = match &online.request {
+        Request::Tournament(code) => return crate::tournament::play(online, code, out),
         Request::Create(new) => ClientMsg::Create(new.clone()),
         Request::Join(code) => ClientMsg::Join {
             code: check_code(code).map_err(Failure::Input)?,
@@ -158,6 +164,8 @@ pub fn play(online: &Online, out: &mut Out<impl Write>) -> Result<(), Failure> {
             rated: *rated,
         },
     };
+    let identity = identity(&online.identity)?;
+    let mut conn = connect(&online.server, &identity, &online.name, false)?;
     conn.send(&msg).map_err(refused)?;
     let (code, secret) = loop {
         match conn.recv(Duration::from_secs(30)).map_err(refused)? {
@@ -180,6 +188,22 @@ pub fn play(online: &Online, out: &mut Out<impl Write>) -> Result<(), Failure> {
         // Its measured strength: Elo above a player who has just learned the rules.
         out.now(format_args!("level {level} rating {}", level.rating()))?;
     }
+    let (conn, result) = play_seat(conn, online, identity, code.clone(), secret)?;
+    out.line(format_args!("result {result}"))?;
+    out.line(format_args!("game {code}"))?;
+    conn.close();
+    Ok(())
+}
+
+/// Plays the game of the seat just given on `conn` (`code` and its `secret`) to its end: the
+/// connection (a new one if the old was lost on the way) and the result.
+pub(crate) fn play_seat(
+    conn: Connection,
+    online: &Online,
+    identity: String,
+    code: String,
+    secret: String,
+) -> Result<(Connection, khet_engine::GameResult), Failure> {
     let mut player = Player {
         conn,
         server: online.server.clone(),
@@ -201,10 +225,7 @@ pub fn play(online: &Online, out: &mut Out<impl Write>) -> Result<(), Failure> {
     // Master plays from the opening book, as in the game and the protocol.
     player.searcher.book = Some(crate::openings::shipped());
     let result = player.run()?;
-    out.line(format_args!("result {result}"))?;
-    out.line(format_args!("game {}", player.code))?;
-    player.conn.close();
-    Ok(())
+    Ok((player.conn, result))
 }
 
 impl Player {
@@ -358,6 +379,7 @@ impl Player {
             self.repetition_claimed = Some(ply);
             return Ok(());
         }
+        let thinking = Instant::now();
         let mv = match self.strength {
             Strength::MoveTime(t) => {
                 self.searcher.options.quiescence = true;
@@ -372,6 +394,15 @@ impl Player {
         let Some(mv) = mv else {
             return Ok(());
         };
+        // A level answers no sooner than its least pause, as in the game and the play page: it
+        // feels alive to a person, and two quick levels in a tournament play at a pace the
+        // server's message limits and its spectators can follow.
+        if let Strength::Level(level) = self.strength {
+            let spent = thinking.elapsed();
+            if spent < level.least_pause() {
+                std::thread::sleep(level.least_pause() - spent);
+            }
+        }
         self.conn
             .send(&ClientMsg::Move {
                 ply: u32::try_from(ply).unwrap_or(u32::MAX),

@@ -19,9 +19,11 @@
 pub mod client;
 mod mirror;
 pub mod reach;
+pub mod tournament;
 pub mod view;
 
 pub use mirror::{Applied, Mirror, MirrorError};
+pub use tournament::{NewTournament, TournamentKind, TournamentStatus, TournamentView};
 
 use khet_engine::{Color, GameResult};
 use serde::{Deserialize, Serialize};
@@ -310,6 +312,31 @@ pub enum ClientMsg {
     /// ([`ChallengeInfo::rematch_of`]), the second's ask accepts it and the game starts.
     Rematch {
         /// The finished game's code.
+        code: String,
+    },
+    /// Create a tournament (the creator may start it); answered with
+    /// [`ServerMsg::Tournament`].
+    CreateTournament(NewTournament),
+    /// Join tournament `code` (before or during it); answered with [`ServerMsg::Tournament`].
+    JoinTournament {
+        /// The tournament's code.
+        code: String,
+    },
+    /// Leave tournament `code`: paired no more (results so far stand); answered with
+    /// [`ServerMsg::Tournament`].
+    WithdrawTournament {
+        /// The tournament's code.
+        code: String,
+    },
+    /// Start tournament `code` (its creator only); answered with [`ServerMsg::Tournament`].
+    StartTournament {
+        /// The tournament's code.
+        code: String,
+    },
+    /// Ask for tournament `code` as it is now: standings, pairings, and the games' codes (a
+    /// paired player joins its game with [`ClientMsg::Join`]).
+    Tournament {
+        /// The tournament's code.
         code: String,
     },
 }
@@ -646,6 +673,11 @@ pub enum ServerMsg {
     Challenge {
         /// The challenge as it stands now.
         challenge: ChallengeInfo,
+    },
+    /// A tournament as it is now, the answer to each of the tournament messages.
+    Tournament {
+        /// The tournament.
+        tournament: Box<TournamentView>,
     },
 }
 

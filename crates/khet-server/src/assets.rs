@@ -41,6 +41,7 @@ fn file(name: &str, gzip: bool) -> Option<(&'static [u8], &'static str, bool)> {
         "socket.js" => text(include_str!("../web/socket.js"), JS),
         "clock.js" => text(include_str!("../web/clock.js"), JS),
         "table.js" => text(include_str!("../web/table.js"), JS),
+        "tournament.js" => text(include_str!("../web/tournament.js"), JS),
         "store.js" => text(include_str!("../web/store.js"), JS),
         "computer.js" => text(include_str!("../web/computer.js"), JS),
         "engine-worker.js" => text(include_str!("../web/engine-worker.js"), JS),

@@ -6,6 +6,7 @@
 pub mod admin;
 mod assets;
 pub mod backup;
+pub mod club;
 pub mod cluster;
 pub mod edge;
 mod game3d;
@@ -122,6 +123,9 @@ fn routes(hub: Hub, settings: &Settings) -> (Router, Arc<edge::Edge>) {
         .route("/games", get(http::games))
         .route("/games/{file}", get(http::record))
         .route("/players", get(http::players))
+        .route("/tournaments", get(club::list_page))
+        .route("/tournaments.json", get(club::list))
+        .route("/tournaments/{file}", get(club::one))
         .route("/metrics", get(http::scrape))
         .route("/healthz", get(http::healthz))
         .route("/readyz", get(http::readyz))
@@ -219,6 +223,7 @@ pub async fn serve(
         settings.identity,
     );
     tokio::spawn(hub.clone().sweep_networks());
+    tokio::spawn(hub.clone().direct_tournaments());
     if let Some(incoming) = incoming {
         tokio::spawn(hub.clone().run_cluster(incoming));
     }

@@ -103,6 +103,11 @@ enum Admin {
         /// The game's code
         code: String,
     },
+    /// Create, start, pause, resume or end a tournament
+    Tournament {
+        #[command(subcommand)]
+        what: khet_server::admin::TournamentCommand,
+    },
 }
 
 /// Serving.
@@ -505,6 +510,12 @@ fn admin(socket: &std::path::Path, what: &Admin) -> Result<(), String> {
         Admin::Bar { player, reason } => ("POST", format!("/players/{player}/bar"), reason.clone()),
         Admin::Unbar { player } => ("POST", format!("/players/{player}/unbar"), String::new()),
         Admin::Unlist { code } => ("POST", format!("/games/{code}/unlist"), String::new()),
+        Admin::Tournament { what } => {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+            what.request(now)?
+        }
     };
     if path.contains(['?', '#', ' ']) {
         return Err("an id or code has no spaces, ? or #".into());

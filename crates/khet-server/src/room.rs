@@ -373,6 +373,14 @@ impl Room {
     }
 
     async fn join(&mut self, player: PlayerRow, secret_hash: String) -> Result<Color, Refused> {
+        if let Some(side) = self.reserved_seat(&player) {
+            self.store
+                .take_reserved_seat(&self.row.code, self.row.lease.token, side, &secret_hash)
+                .await
+                .map_err(|e| self.lost(e))?;
+            self.row.secrets[side.index()] = Some(secret_hash);
+            return Ok(side);
+        }
         if self.row.status != Status::Open {
             return Err(Refused::new(
                 Refusal::SeatTaken,
@@ -439,6 +447,17 @@ impl Room {
         }
         self.update_lobby();
         Ok(free)
+    }
+
+    /// The side of a tournament game that is `player`'s: paired by the tournament, they take
+    /// it by their identity, with a new secret (one from another device no longer plays it).
+    fn reserved_seat(&self, player: &PlayerRow) -> Option<Color> {
+        if self.row.tournament.is_none() || self.row.status == Status::Over {
+            return None;
+        }
+        Color::ALL
+            .into_iter()
+            .find(|c| self.row.players[c.index()].as_deref() == Some(player.id.as_str()))
     }
 
     /// A rated game is joined only by a player who has finished enough games, and starts only

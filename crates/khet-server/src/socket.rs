@@ -5,7 +5,7 @@
 
 mod challenges;
 
-use crate::hub::{Hub, Seat};
+use crate::hub::{Director, Hub, Seat};
 use crate::limits::{Limits, Permit};
 use crate::messages::{Command, Out, Refused};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
@@ -403,8 +403,53 @@ impl Session {
             | ClientMsg::DeclineChallenge { .. }
             | ClientMsg::WithdrawChallenge { .. }
             | ClientMsg::Rematch { .. } => self.challenge_command(msg).await,
+            ClientMsg::CreateTournament(_)
+            | ClientMsg::JoinTournament { .. }
+            | ClientMsg::WithdrawTournament { .. }
+            | ClientMsg::StartTournament { .. }
+            | ClientMsg::Tournament { .. } => self.tournament(msg).await,
             // The rest are a player's actions at the table, for the game's room.
             action => self.act(action).await,
+        }
+    }
+
+    /// A tournament's message: each answered with the tournament as it is then.
+    async fn tournament(&mut self, msg: ClientMsg) -> Next {
+        let hub = &self.hub;
+        let by = Director::Player(&self.player);
+        let checked =
+            |code: &str| check_code(code).map_err(|e| Refused::new(Refusal::UnknownGame, e));
+        let answer = match msg {
+            ClientMsg::CreateTournament(new) => match hub.create_tournament(&new, by).await {
+                Ok(code) => hub.tournament_view(&code).await,
+                Err(e) => Err(e),
+            },
+            ClientMsg::JoinTournament { code } => match checked(&code) {
+                Ok(code) => hub.join_tournament(&code, &self.player).await,
+                Err(e) => Err(e),
+            },
+            ClientMsg::WithdrawTournament { code } => match checked(&code) {
+                Ok(code) => hub.withdraw_from_tournament(&code, &self.player).await,
+                Err(e) => Err(e),
+            },
+            ClientMsg::StartTournament { code } => match checked(&code) {
+                Ok(code) => hub.start_tournament(&code, by).await,
+                Err(e) => Err(e),
+            },
+            ClientMsg::Tournament { code } => match checked(&code) {
+                Ok(code) => hub.tournament_view(&code).await,
+                Err(e) => Err(e),
+            },
+            _ => return Next::Continue,
+        };
+        match answer {
+            Ok(view) => {
+                let msg = ServerMsg::Tournament {
+                    tournament: Box::new(view),
+                };
+                self.send(&msg.to_json()).await
+            }
+            Err(refused) => self.refuse(refused).await,
         }
     }
 

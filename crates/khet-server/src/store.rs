@@ -11,7 +11,7 @@ use std::fmt;
 use std::path::Path;
 
 /// The schema's steps, built into the program.
-const MIGRATIONS: [(i64, &str, &str); 6] = [
+const MIGRATIONS: [(i64, &str, &str); 7] = [
     (1, "games", include_str!("../migrations/0001_games.sql")),
     (2, "leases", include_str!("../migrations/0002_leases.sql")),
     (
@@ -25,6 +25,11 @@ const MIGRATIONS: [(i64, &str, &str); 6] = [
         include_str!("../migrations/0004_identities.sql"),
     ),
     (5, "lists", include_str!("../migrations/0005_lists.sql")),
+    (
+        6,
+        "tournaments",
+        include_str!("../migrations/0006_tournaments.sql"),
+    ),
     (
         7,
         "challenges",
@@ -108,9 +113,11 @@ type Result<T> = std::result::Result<T, StoreError>;
 
 mod challenges;
 mod rows;
+mod tournaments;
 pub use challenges::ChallengeRow;
 pub use rows::{GameRow, Lease, PairCap, PlayerRow, PublicGame, RatingChange, Standing};
 use rows::{choice_text, ms, status_text, unms};
+pub use tournaments::{TournamentRow, TournamentStep};
 
 /// Both clocks and the event number of game `code`, in a transaction, if lease `token` still
 /// holds it. Made first in each transaction, so that PostgreSQL locks the game's row against a
@@ -134,6 +141,46 @@ async fn set_clocks(
     .execute(&mut **tx)
     .await?;
     fenced(&done)
+}
+
+/// Inserts game `g` through `executor` (the pool, or a transaction that makes games with
+/// something else).
+async fn insert_game<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(
+    executor: E,
+    g: &GameRow,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO games (code, setup, start, rated, listed, initial_ms, increment_ms, \
+         creator_choice, silver_player, red_player, silver_secret, red_secret, status, \
+         result, silver_ms, red_ms, event, created_ms, started_ms, ended_ms, owner, \
+         lease_token, lease_until_ms, tournament) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
+         $10, $11, $12, $13, NULL, $14, $15, $16, $17, $18, NULL, $19, $20, $21, $22)",
+    )
+    .bind(&g.code)
+    .bind(&g.setup)
+    .bind(&g.start)
+    .bind(i64::from(g.rated))
+    .bind(i64::from(g.listed))
+    .bind(g.clock.map(|c| ms(c.initial_ms)))
+    .bind(g.clock.map(|c| ms(c.increment_ms)))
+    .bind(choice_text(g.creator_choice))
+    .bind(g.players[0].clone())
+    .bind(g.players[1].clone())
+    .bind(g.secrets[0].clone())
+    .bind(g.secrets[1].clone())
+    .bind(status_text(g.status))
+    .bind(ms(g.clocks_ms[0]))
+    .bind(ms(g.clocks_ms[1]))
+    .bind(ms(g.event))
+    .bind(ms(g.created_ms))
+    .bind(g.started_ms.map(ms))
+    .bind(g.lease.owner.clone())
+    .bind(g.lease.token)
+    .bind(ms(g.lease.until_ms))
+    .bind(g.tournament.clone())
+    .execute(executor)
+    .await?;
+    Ok(())
 }
 
 /// Column `name` of every row, as text.
@@ -348,36 +395,7 @@ impl Store {
 
     /// A new game.
     pub async fn insert_game(&self, g: &GameRow) -> Result<()> {
-        sqlx::query(
-            "INSERT INTO games (code, setup, start, rated, listed, initial_ms, increment_ms, \
-             creator_choice, silver_player, red_player, silver_secret, red_secret, status, \
-             result, silver_ms, red_ms, event, created_ms, started_ms, ended_ms, owner, \
-             lease_token, lease_until_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
-             $12, $13, NULL, $14, $15, $16, $17, NULL, NULL, $18, $19, $20)",
-        )
-        .bind(&g.code)
-        .bind(&g.setup)
-        .bind(&g.start)
-        .bind(i64::from(g.rated))
-        .bind(i64::from(g.listed))
-        .bind(g.clock.map(|c| ms(c.initial_ms)))
-        .bind(g.clock.map(|c| ms(c.increment_ms)))
-        .bind(choice_text(g.creator_choice))
-        .bind(g.players[0].clone())
-        .bind(g.players[1].clone())
-        .bind(g.secrets[0].clone())
-        .bind(g.secrets[1].clone())
-        .bind(status_text(g.status))
-        .bind(ms(g.clocks_ms[0]))
-        .bind(ms(g.clocks_ms[1]))
-        .bind(ms(g.event))
-        .bind(ms(g.created_ms))
-        .bind(g.lease.owner.clone())
-        .bind(g.lease.token)
-        .bind(ms(g.lease.until_ms))
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        insert_game(&self.pool, g).await
     }
 
     /// The second player takes the free seat: the game starts. False if it was not open, or

@@ -34,6 +34,7 @@ fn open_game(code: &str, owner: &str, until_ms: u64) -> GameRow {
             token: 1,
             until_ms,
         },
+        tournament: None,
     }
 }
 

@@ -89,7 +89,7 @@ impl Hub {
     /// Takes the lease of game `code` and runs its room here, unless it runs here already or
     /// another node holds it (a proxy of it here ends when the room's `moved` reaches it).
     /// Whether it did.
-    async fn take_up(&self, code: &str) -> Result<bool, StoreError> {
+    pub(super) async fn take_up(&self, code: &str) -> Result<bool, StoreError> {
         let _loading = self.inner.loading.lock().await;
         if self.is_local(code) {
             return Ok(false);

@@ -4,15 +4,18 @@
 //! lobby of open games (`lobby`), and the node's life among the others (`nodes`).
 
 mod challenges;
+mod directing;
 mod holds;
 mod loading;
 mod lobby;
 mod nodes;
 mod open;
 mod seats;
+mod tournaments;
 
 pub use open::{OpenGameSettings, address_key};
 pub use seats::Admitted;
+pub use tournaments::{Director, view as tournament_view};
 
 use crate::cluster::{self, Broker};
 use crate::identity::IdentityPolicy;

@@ -77,6 +77,7 @@ impl Hub {
                 token: 1,
                 until_ms: self.lease_until(),
             },
+            tournament: None,
         };
         // From its insert to its room a new game is a stored game not over without a live room,
         // which a node looking for games to take up (its own included: a restarted node takes

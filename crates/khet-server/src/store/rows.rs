@@ -102,6 +102,9 @@ pub struct GameRow {
     pub ended_ms: Option<u64>,
     /// The lease the room holds (its token names it in every write).
     pub lease: Lease,
+    /// The tournament it is a game of: its seats are its two players', each of whom takes
+    /// theirs by their identity (no secret was handed out when it was paired).
+    pub tournament: Option<String>,
 }
 
 /// Which node owns a game, with which token, until when.
@@ -184,6 +187,7 @@ impl GameRow {
                 token: row.try_get("lease_token")?,
                 until_ms: unms(row.try_get("lease_until_ms")?),
             },
+            tournament: row.try_get("tournament")?,
         })
     }
 }

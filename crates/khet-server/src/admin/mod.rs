@@ -1,11 +1,15 @@
 //! The operator's commands on a running server (`khet-server admin …`): list the players and
 //! the games, rename a player, bar an identity (its games end as resigned, it cannot connect
-//! again) or let it back, take a game out of the lobby.
+//! again) or let it back, take a game out of the lobby; create, start, pause and end
+//! tournaments (`tournaments`).
 //!
 //! They arrive over a Unix socket (`admin.sock` in the data folder, or `--admin-socket`), which
 //! only the server's user may open: the file's permissions are the authentication, as with
 //! systemd's and Docker's own sockets, and nothing of it is reachable from the network. The
 //! answers are plain text for a terminal.
+
+mod tournaments;
+pub use tournaments::TournamentCommand;
 
 use crate::hub::Hub;
 use crate::messages::Command;
@@ -49,6 +53,8 @@ pub fn router(hub: Hub) -> Router {
         .route("/players/{id}/bar", post(bar))
         .route("/players/{id}/unbar", post(unbar))
         .route("/games/{code}/unlist", post(unlist))
+        .route("/tournaments", post(tournaments::create))
+        .route("/tournaments/{code}/{what}", post(tournaments::steer))
         .with_state(hub)
 }
 
