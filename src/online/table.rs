@@ -207,7 +207,10 @@ pub(super) fn game_message(
         // Views are for pages, which ask for them; the game keeps its own mirror.
         | ServerMsg::View { .. }
         // Tournaments are the Online screen's, not the table's.
-        | ServerMsg::Tournament { .. } => {}
+        | ServerMsg::Tournament { .. }
+        // Challenges come only to a client that asks for them, which the game does not yet.
+        | ServerMsg::Challenges { .. }
+        | ServerMsg::Challenge { .. } => {}
     }
 }
 

@@ -278,6 +278,42 @@ pub enum ClientMsg {
     },
     /// Keeps a quiet connection open through proxies; answered with [`ServerMsg::Pong`].
     Ping,
+    /// Ask for one's pending challenges ([`ServerMsg::Challenges`]) and to be told of each new
+    /// one and each change on this connection ([`ServerMsg::Challenge`]); asked for, not sent
+    /// unasked, so that an older client never meets a message it cannot read.
+    Challenges,
+    /// Challenge player `player` (their [`PlayerInfo::id`]) to a game; `game.color` is the
+    /// challenger's side and `game.listed` is ignored (a challenge's game is never listed).
+    /// Answered with [`ServerMsg::Challenge`], and this connection is told what becomes of it.
+    Challenge {
+        /// The challenged player's id.
+        player: String,
+        /// The game's setup, clock, the challenger's side and whether it is rated.
+        game: NewGame,
+    },
+    /// Accept challenge `id`: the game is created with both players seated, and each is sent
+    /// its [`ServerMsg::Seat`] and the game, as after a create and a join.
+    AcceptChallenge {
+        /// The challenge's id.
+        id: String,
+    },
+    /// Decline challenge `id`; the challenger is told.
+    DeclineChallenge {
+        /// The challenge's id.
+        id: String,
+    },
+    /// Withdraw one's own challenge `id`; the challenged player is told.
+    WithdrawChallenge {
+        /// The challenge's id.
+        id: String,
+    },
+    /// After game `code` is over, either player asks for another with the same setup, clock
+    /// and rating, colours swapped: the first to ask challenges the other
+    /// ([`ChallengeInfo::rematch_of`]), the second's ask accepts it and the game starts.
+    Rematch {
+        /// The finished game's code.
+        code: String,
+    },
     /// Create a tournament (the creator may start it); answered with
     /// [`ServerMsg::Tournament`].
     CreateTournament(NewTournament),
@@ -303,6 +339,57 @@ pub enum ClientMsg {
         /// The tournament's code.
         code: String,
     },
+}
+
+/// What became of a challenge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChallengeStatus {
+    /// Waiting for the challenged player's answer.
+    Pending,
+    /// Accepted: the game is [`ChallengeInfo::game`].
+    Accepted,
+    /// Declined by the challenged player.
+    Declined,
+    /// Withdrawn by the challenger.
+    Withdrawn,
+    /// Not answered in time ([`CHALLENGE_LIFETIME_MS`]).
+    Expired,
+}
+
+/// How long a challenge waits for an answer: long enough for a player who is away for the day
+/// to find it when they come back.
+pub const CHALLENGE_LIFETIME_MS: u64 = 24 * 60 * 60 * 1000;
+
+/// The most challenges one player may have waiting for an answer at once, as the open-game
+/// caps bound creates: each is a stored row and a message to someone else.
+pub const MAX_PENDING_CHALLENGES: usize = 10;
+
+/// A challenge as both of its players see it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChallengeInfo {
+    /// Its id, for [`ClientMsg::AcceptChallenge`] and the others.
+    pub id: String,
+    /// The challenger.
+    pub from: PlayerInfo,
+    /// The challenged player.
+    pub to: PlayerInfo,
+    /// The setup.
+    pub setup: String,
+    /// The time control.
+    pub clock: Option<ClockSpec>,
+    /// The challenger's side.
+    pub color: SeatChoice,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The finished game this is a rematch of.
+    #[serde(default)]
+    pub rematch_of: Option<String>,
+    /// What became of it.
+    pub status: ChallengeStatus,
+    /// The game an accept created.
+    #[serde(default)]
+    pub game: Option<String>,
 }
 
 /// A player as others see them.
@@ -496,6 +583,10 @@ pub enum Refusal {
     Storage,
     /// The server's operator barred this identity; the reason says why.
     Barred,
+    /// No player has this id (a challenge's).
+    UnknownPlayer,
+    /// No challenge of the player's has this id, or it was answered already.
+    UnknownChallenge,
 }
 
 /// What the server says.
@@ -570,6 +661,18 @@ pub enum ServerMsg {
     View {
         /// The game.
         view: Box<view::BoardView>,
+    },
+    /// The answer to [`ClientMsg::Challenges`]: the player's challenges waiting for an answer,
+    /// made and received, oldest first.
+    Challenges {
+        /// The challenges.
+        challenges: Vec<ChallengeInfo>,
+    },
+    /// A challenge made, received or changed (accepted, declined, withdrawn, expired); only on
+    /// a connection that asked with [`ClientMsg::Challenges`] or made a challenge.
+    Challenge {
+        /// The challenge as it stands now.
+        challenge: ChallengeInfo,
     },
     /// A tournament as it is now, the answer to each of the tournament messages.
     Tournament {
@@ -761,6 +864,19 @@ mod tests {
                 mv: "h2g2".into(),
             },
             ClientMsg::OfferDraw,
+            ClientMsg::Challenge {
+                player: "abcd2345".into(),
+                game: NewGame {
+                    setup: "classic".into(),
+                    clock: None,
+                    color: SeatChoice::Random,
+                    rated: false,
+                    listed: false,
+                },
+            },
+            ClientMsg::Rematch {
+                code: "abcd2345".into(),
+            },
         ];
         for msg in msgs {
             assert_eq!(ClientMsg::from_json(&msg.to_json()), Ok(msg));
@@ -769,6 +885,20 @@ mod tests {
             ClientMsg::OfferDraw.to_json(),
             r#"{"type":"offer_draw"}"#,
             "the documented form"
+        );
+        assert_eq!(
+            ClientMsg::Rematch {
+                code: "abcd2345".into()
+            }
+            .to_json(),
+            r#"{"type":"rematch","code":"abcd2345"}"#,
+            "the documented form"
+        );
+        assert_eq!(
+            ClientMsg::from_json(r#"{"type":"accept_challenge","id":"abcd2345"}"#),
+            Ok(ClientMsg::AcceptChallenge {
+                id: "abcd2345".into()
+            })
         );
     }
 

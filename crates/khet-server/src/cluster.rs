@@ -14,14 +14,15 @@
 //! Channels, each under the cluster's name (`khet` unless `--cluster` says otherwise, so that
 //! two clusters can share one Redis): `khet:node:NAME` (requests to a node, the replies to its
 //! requests, and who follows its games on each other node), `khet:game:CODE` (the owner's
-//! events of a game, and `moved` when a node takes it over) and `khet:nodes` (each node's
-//! heartbeat, with its open games for the lobby).
+//! events of a game, and `moved` when a node takes it over), `khet:nodes` (each node's
+//! heartbeat, with its open games for the lobby) and `khet:players` (what a player's
+//! connections on every node are told: their challenges, [`PlayerNotice`]).
 //!
 //! Every message is sealed with the secret the nodes share (`seal`): one published by anyone
 //! else who reaches Redis, changed, moved to another channel, stale or heard before is dropped
 //! and counted, and a node's request, followers or heartbeat names the node that sealed it.
 
-use crate::messages::{Out, Refused};
+use crate::messages::{Notice, Out, Refused};
 use crate::seal::{Dropped, Hidden, Opened, Seal};
 use crate::store::PlayerRow;
 use crate::util::lock;
@@ -113,6 +114,12 @@ pub enum Request {
         /// The action.
         action: ClientMsg,
     },
+    /// Whether a connection of player `player` on the asked node hears of their challenges
+    /// (asked with no game: an accept waits for the challenger to be there).
+    Listens {
+        /// The player's id.
+        player: String,
+    },
 }
 
 /// An owner's answer.
@@ -130,6 +137,8 @@ pub enum Answer {
     Joined(Color),
     /// Done.
     Done,
+    /// Whether the player asked about listens there.
+    Listens(bool),
 }
 
 /// A message on a node's channel.
@@ -198,6 +207,15 @@ pub enum GameMsg {
     Resync,
 }
 
+/// A notice for a player's connections, wherever they are ([`Channels::players`]).
+#[derive(Debug, Serialize, Deserialize)]
+pub struct PlayerNotice {
+    /// The player's id.
+    pub player: String,
+    /// What they are told.
+    pub notice: Notice,
+}
+
 /// A node's heartbeat.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Beat {
@@ -231,6 +249,8 @@ pub enum Incoming {
         /// The run of `from` and the list's number in it.
         order: (u64, u64),
     },
+    /// Another node's notice for a player's connections here.
+    Notice(PlayerNotice),
 }
 
 /// This node's connections to Redis.
@@ -442,6 +462,13 @@ impl Broker {
             {
                 let _ = tx.send(msg);
             }
+        } else if channel == channels.players() {
+            // This node told its own connections as it published.
+            if sender != self.node
+                && let Ok(notice) = serde_json::from_str::<PlayerNotice>(body)
+            {
+                let _ = incoming.send(Incoming::Notice(notice));
+            }
         } else if channel == channels.nodes() {
             if let Ok(beat) = serde_json::from_str::<Beat>(body)
                 && beat.node != self.node
@@ -556,9 +583,15 @@ impl Channels {
     pub fn nodes(&self) -> String {
         format!("{}:nodes", self.0)
     }
+
+    /// The players' channel: every node hears it, and tells the player's connections there.
+    pub fn players(&self) -> String {
+        format!("{}:players", self.0)
+    }
 }
 
-/// A pub/sub connection subscribed to the node's channel, the heartbeats and `games`.
+/// A pub/sub connection subscribed to the node's channel, the heartbeats, the players' channel
+/// and `games`.
 async fn subscribed(
     client: &redis::Client,
     channels: &Channels,
@@ -571,6 +604,9 @@ async fn subscribed(
         .await
         .map_err(broker_error)?;
     sink.subscribe(channels.nodes())
+        .await
+        .map_err(broker_error)?;
+    sink.subscribe(channels.players())
         .await
         .map_err(broker_error)?;
     for code in games {

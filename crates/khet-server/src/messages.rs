@@ -25,6 +25,28 @@ pub struct Attached {
     pub catch_up: Vec<Out>,
 }
 
+/// What a player's connections are told apart from any game they follow (`hub::challenges`);
+/// sent between nodes too, to the player's connections there.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum Notice {
+    /// A challenge made, received or changed: its `ServerMsg::Challenge`, made once.
+    Challenge {
+        /// The message's JSON.
+        json: String,
+    },
+    /// The player's seat in the game their challenge (or rematch) became: a connection that
+    /// plays no other game takes it and follows the game, as after a create.
+    Seated {
+        /// The game's code.
+        code: String,
+        /// The side.
+        color: Color,
+        /// The seat's secret.
+        secret: String,
+    },
+}
+
 /// What a room is asked.
 pub enum Command {
     /// Take the free seat.

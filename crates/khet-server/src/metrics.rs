@@ -163,6 +163,8 @@ fn refusal_name(code: Refusal) -> &'static str {
         Refusal::BadGame => "bad_game",
         Refusal::Storage => "storage",
         Refusal::Barred => "barred",
+        Refusal::UnknownPlayer => "unknown_player",
+        Refusal::UnknownChallenge => "unknown_challenge",
     }
 }
 
@@ -349,6 +351,8 @@ mod tests {
             Refusal::BadGame,
             Refusal::Storage,
             Refusal::Barred,
+            Refusal::UnknownPlayer,
+            Refusal::UnknownChallenge,
         ] {
             let json = serde_json::to_value(code).unwrap();
             assert_eq!(json.as_str(), Some(refusal_name(code)), "{code:?}");

@@ -3,6 +3,8 @@
 //! oversized frame or a client silent past the ping's patience closes the connection. Nothing
 //! a client sends can change a game except through its room's checks.
 
+mod challenges;
+
 use crate::hub::{Director, Hub, Seat};
 use crate::limits::{Limits, Permit};
 use crate::messages::{Command, Out, Refused};
@@ -58,6 +60,8 @@ struct Session {
     views: Option<crate::views::Views>,
     /// The client's address, which the caps on open games count by.
     address: std::net::IpAddr,
+    /// The player's notices (their challenges), once the client asked for them.
+    notices: Option<broadcast::Receiver<Arc<crate::messages::Notice>>>,
 }
 
 /// Serves one connection, from `address`, until it closes. The caps on open games count by
@@ -85,9 +89,11 @@ pub async fn serve(
         heard: Instant::now(),
         views: views.then(crate::views::Views::default),
         address,
+        notices: None,
     };
     session.run().await;
     session.unfollow().await;
+    session.stop_listening();
 }
 
 async fn refuse_and_close(socket: &mut WebSocket, code: Refusal, reason: &str) {
@@ -244,6 +250,7 @@ impl Session {
                     Some(Err(_)) | None => return,
                 },
                 out = next_event(&mut self.follow) => self.forward(out).await,
+                notice = challenges::next_notice(&mut self.notices) => self.notice(notice).await,
                 lobby = lobby_changed(&mut self.lobby) => match lobby {
                     Some(json) => self.send(&json).await,
                     None => Next::Continue,
@@ -390,6 +397,12 @@ impl Session {
                 let since = self.since(since);
                 self.follow(&code, None, since).await
             }
+            ClientMsg::Challenges
+            | ClientMsg::Challenge { .. }
+            | ClientMsg::AcceptChallenge { .. }
+            | ClientMsg::DeclineChallenge { .. }
+            | ClientMsg::WithdrawChallenge { .. }
+            | ClientMsg::Rematch { .. } => self.challenge_command(msg).await,
             ClientMsg::CreateTournament(_)
             | ClientMsg::JoinTournament { .. }
             | ClientMsg::WithdrawTournament { .. }

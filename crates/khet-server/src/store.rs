@@ -11,7 +11,7 @@ use std::fmt;
 use std::path::Path;
 
 /// The schema's steps, built into the program.
-const MIGRATIONS: [(i64, &str, &str); 6] = [
+const MIGRATIONS: [(i64, &str, &str); 7] = [
     (1, "games", include_str!("../migrations/0001_games.sql")),
     (2, "leases", include_str!("../migrations/0002_leases.sql")),
     (
@@ -29,6 +29,11 @@ const MIGRATIONS: [(i64, &str, &str); 6] = [
         6,
         "tournaments",
         include_str!("../migrations/0006_tournaments.sql"),
+    ),
+    (
+        7,
+        "challenges",
+        include_str!("../migrations/0007_challenges.sql"),
     ),
 ];
 
@@ -106,8 +111,10 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
 
 type Result<T> = std::result::Result<T, StoreError>;
 
+mod challenges;
 mod rows;
 mod tournaments;
+pub use challenges::ChallengeRow;
 pub use rows::{GameRow, Lease, PairCap, PlayerRow, PublicGame, RatingChange, Standing};
 use rows::{choice_text, ms, status_text, unms};
 pub use tournaments::{TournamentRow, TournamentStep};

@@ -208,7 +208,21 @@ fn random_message(rng: &mut Rng, seat: Option<&(String, String)>) -> ClientMsg {
         increment_ms: rng.next_u64() % 100_000,
     });
     let setups = ["classic", "khet1/dynasty", "imhotep-eyes", "nonsense", ""];
-    match rng.below(17) {
+    let game = NewGame {
+        setup: setups[rng.below(setups.len())].into(),
+        clock,
+        color: khet_protocol::SeatChoice::Random,
+        rated: rng.below(2) == 0,
+        listed: rng.below(2) == 0,
+    };
+    // A player's id, a challenge's id: the server's codes have their form, junk does not.
+    let id = if rng.below(2) == 0 {
+        random_code(rng)
+    } else {
+        let n = 1 + rng.below(12);
+        junk(rng, n)
+    };
+    match rng.below(23) {
         0 => ClientMsg::OfferDraw,
         1 => ClientMsg::AcceptDraw,
         2 => ClientMsg::DeclineDraw,
@@ -236,13 +250,13 @@ fn random_message(rng: &mut Rng, seat: Option<&(String, String)>) -> ClientMsg {
             clock,
             rated: rng.below(2) == 0,
         },
-        15 => ClientMsg::Create(NewGame {
-            setup: setups[rng.below(setups.len())].into(),
-            clock,
-            color: khet_protocol::SeatChoice::Random,
-            rated: rng.below(2) == 0,
-            listed: rng.below(2) == 0,
-        }),
+        15 => ClientMsg::Create(game),
+        16 => ClientMsg::Challenges,
+        17 => ClientMsg::Challenge { player: id, game },
+        18 => ClientMsg::AcceptChallenge { id },
+        19 => ClientMsg::DeclineChallenge { id },
+        20 => ClientMsg::WithdrawChallenge { id },
+        21 => ClientMsg::Rematch { code },
         _ => ClientMsg::Resign,
     }
 }

@@ -21,6 +21,7 @@ import { lastMoveText, sideName } from "./table.js";
 /** @typedef {import("./protocol.js").PlayerInfo} PlayerInfo */
 /** @typedef {import("./protocol.js").Offer} Offer */
 /** @typedef {import("./protocol.js").ShotView} ShotView */
+/** @typedef {import("./protocol.js").ChallengeInfo} ChallengeInfo */
 
 /**
  * What the page shows: the lobby (`home`), a friend's invitation to a game they have no name
@@ -87,6 +88,10 @@ export class PlayCtrl {
     this.lobby = [];
     /** @type {PlayerInfo[]} */
     this.leaderboard = [];
+    /** The player's challenges waiting for an answer, made and received. @type {ChallengeInfo[]} */
+    this.challenges = [];
+    /** What became of a challenge, or a refusal in the lobby, in words. */
+    this.news = "";
     /** What the server offers (its setups, the computer), once read. @type {Offer | null} */
     this.offer = null;
     /** The board seen from Red's side. */
@@ -179,11 +184,18 @@ export class PlayCtrl {
         if (this.refusedHello) this.problem = null;
         this.refusedHello = false;
         this.player = msg.player;
+        // Told of the player's challenges wherever the page is.
+        this.send({ type: "challenges" });
         this.afterWelcome();
         break;
       case "seat":
-        this.code = msg.code;
         this.store.setSeat(msg.code, msg.secret, msg.color);
+        if (this.view && this.playing(this.view) && this.view.code !== msg.code) {
+          // An accepted challenge's seat while this game is played: kept for later.
+          this.news = `Your challenge was accepted: game ${msg.code} waits for you under "Your games".`;
+          break;
+        }
+        this.code = msg.code;
         history.replaceState(null, "", `/play/${msg.code}`);
         this.screen = "table";
         break;
@@ -195,6 +207,12 @@ export class PlayCtrl {
         break;
       case "leaderboard":
         this.leaderboard = msg.players;
+        break;
+      case "challenges":
+        this.challenges = msg.challenges;
+        break;
+      case "challenge":
+        this.challenged(msg.challenge);
         break;
       case "refused":
         if (!this.welcomed) {
@@ -245,7 +263,10 @@ export class PlayCtrl {
       this.afterWelcome();
       return;
     }
-    this.say(msg.reason.charAt(0).toUpperCase() + msg.reason.slice(1) + ".");
+    const text = msg.reason.charAt(0).toUpperCase() + msg.reason.slice(1) + ".";
+    // The status line is the table's: in the lobby, a refusal shows with the challenges.
+    if (this.screen === "home") this.news = text;
+    this.say(text);
   }
 
   /** Leaves the game of the address for the lobby, saying why. @param {string} why */
@@ -383,6 +404,53 @@ export class PlayCtrl {
       this.afterWelcome();
     }
     this.redraw();
+  }
+
+  // ---- Challenges and rematches ---------------------------------------------------------
+
+  /** One of the player's challenges made, received or changed. @param {ChallengeInfo} c */
+  challenged(c) {
+    this.challenges = this.challenges.filter((x) => x.id !== c.id);
+    if (c.status === "pending") this.challenges = [...this.challenges, c];
+    const mine = !!this.player && c.from.id === this.player.id;
+    const other = mine ? c.to.name : c.from.name;
+    if (c.status === "pending" && !mine && c.rematch_of && c.rematch_of === this.code) {
+      this.say(`${other} asks for a rematch.`);
+    } else if (c.status === "pending") {
+      this.news = mine ? `You challenged ${other}.` : `${other} challenges you.`;
+    } else if (c.status === "declined" && mine) {
+      this.news = `${other} declined your challenge.`;
+      if (c.rematch_of) this.say(`${other} declined the rematch.`);
+    } else if (c.status === "withdrawn" && !mine) {
+      this.news = `${other} withdrew their challenge.`;
+    } else {
+      this.news = "";
+    }
+  }
+
+  /** Challenges player `id` to a game of `game`'s settings (never listed).
+   * @param {string} id @param {NewGame} game */
+  challenge(id, game) {
+    this.send({ type: "challenge", player: id, game: { ...game, listed: false } });
+  }
+
+  /** Accepts, declines or withdraws challenge `id`.
+   * @param {string} id @param {"accept_challenge" | "decline_challenge" | "withdraw_challenge"} what */
+  answer(id, what) {
+    this.send({ type: what, id });
+  }
+
+  /** Asks for a rematch of the game shown, or accepts the opponent's. */
+  rematch() {
+    if (this.code) this.send({ type: "rematch", code: this.code });
+  }
+
+  /** The rematch of the game shown: asked by the viewer, offered by the opponent, or none.
+   * @returns {"asked" | "offered" | null} */
+  rematchState() {
+    const asked = this.challenges.find((c) => c.rematch_of === this.code);
+    if (!asked) return null;
+    return this.player && asked.from.id === this.player.id ? "asked" : "offered";
   }
 
   // ---- The game against the computer ----------------------------------------------------

@@ -10,6 +10,7 @@ import { drawBar, lastMoveText, listMoves, sideName, windowTitle } from "./table
 
 /** @typedef {import("./play-ctrl.js").PlayCtrl} PlayCtrl */
 /** @typedef {import("./protocol.js").BoardView} BoardView */
+/** @typedef {import("./protocol.js").ChallengeInfo} ChallengeInfo */
 
 /** The element `id` (the page has it). @param {string} id @returns {any} */
 export const $ = (id) => /** @type {any} */ (document.getElementById(id));
@@ -55,6 +56,17 @@ function hasWebGL2() {
   }
 }
 
+/** A button with `data-` attributes, which the page's handlers find by.
+ * @param {string} text @param {Record<string, string>} data @param {string} [title] */
+function button(text, data, title) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  if (title) b.title = title;
+  Object.assign(b.dataset, data);
+  return b;
+}
+
 export class PlayView {
   /** @param {PlayCtrl} ctrl */
   constructor(ctrl) {
@@ -67,6 +79,8 @@ export class PlayView {
     this.lobbyDrawn = null;
     /** @type {unknown} */
     this.leadersDrawn = null;
+    /** @type {unknown} */
+    this.challengesDrawn = null;
     this.mineDrawn = "";
     this.offerDrawn = false;
     this.nameDrawn = /** @type {string | null} */ (null);
@@ -92,6 +106,7 @@ export class PlayView {
     document.body.dataset.thinking = c.thinking ? "yes" : "no";
     this.render3d();
     this.renderName();
+    this.renderChallenges();
     if (screen === "home") this.renderHome();
     else this.renderTable();
     if (screen === "invite") this.renderInvite();
@@ -201,15 +216,60 @@ export class PlayView {
 
   renderLeaderboard() {
     const players = this.ctrl.leaderboard;
+    const me = this.ctrl.player;
     this.leadersDrawn = players;
     const list = $("best");
     list.replaceChildren();
     for (const p of players.slice(0, 20)) {
       const li = document.createElement("li");
-      li.textContent = `${p.name}: ${ratingText(p)} (${p.games} games)`;
+      li.textContent = `${p.name}: ${ratingText(p)} (${p.games} games) `;
+      if (!me || p.id !== me.id) {
+        li.append(button("Challenge", { challenge: p.id },
+          `Challenge ${p.name} to a game of the settings of "Play a friend"`));
+      }
       list.append(li);
     }
     show($("best-empty"), players.length === 0);
+  }
+
+  /** The player's challenges waiting, with their buttons, and what became of the last one. */
+  renderChallenges() {
+    const c = this.ctrl;
+    setText($("challenge-news"), c.news);
+    show($("challenges"), c.screen !== "invite" && (c.challenges.length > 0 || !!c.news));
+    if (this.challengesDrawn === c.challenges) return;
+    this.challengesDrawn = c.challenges;
+    const list = $("challenge-list");
+    list.replaceChildren();
+    for (const challenge of c.challenges) {
+      const mine = !!c.player && challenge.from.id === c.player.id;
+      const li = document.createElement("li");
+      li.textContent = `${this.challengeText(challenge, mine)} `;
+      const id = challenge.id;
+      if (mine) {
+        li.append(button("Withdraw", { answer: "withdraw_challenge", id }));
+      } else {
+        li.append(button("Accept", { answer: "accept_challenge", id }), " ",
+          button("Decline", { answer: "decline_challenge", id }));
+      }
+      list.append(li);
+    }
+  }
+
+  /** A challenge in words, as its player `mine` (the challenger) or the other sees it.
+   * @param {ChallengeInfo} ch @param {boolean} mine */
+  challengeText(ch, mine) {
+    const game = `${this.ctrl.setupName(ch.setup)}, ${ch.clock ? timeControl(ch.clock) : "no clock"}, ` +
+      `${ch.rated ? "rated" : "casual"}`;
+    const theirs = ch.color === "random" ? null : ch.color;
+    if (mine) {
+      const what = ch.rematch_of ? "a rematch" : `${game}, you play ${theirs ? sideName(theirs) : "a side drawn"}`;
+      return `You challenge ${ch.to.name} (${ratingText(ch.to)}): ${what}.`;
+    }
+    const yours = theirs === "silver" ? "red" : theirs === "red" ? "silver" : null;
+    const what = ch.rematch_of ? `a rematch of ${ch.rematch_of}` : game;
+    return `${ch.from.name} (${ratingText(ch.from)}) challenges you: ${what}, you play ` +
+      `${yours ? sideName(yours) : "a side drawn"}.`;
   }
 
   /** Whose game it is, for a friend who opened its link. */
@@ -303,6 +363,12 @@ export class PlayView {
       gone + elapsed >= v.presence.grace_ms;
     const facts = { v, playing, them, computer: !!c.computer, claimable };
     for (const [id, shown] of Object.entries(BUTTONS)) show($(id), shown(facts));
+    // After a game, a rematch: asked for, or the opponent's accepted, in one click.
+    show($("rematch-bar"), !c.computer && !!v.you && v.status === "over");
+    const rematch = c.rematchState();
+    setText($("rematch"), rematch === "asked" ? "Rematch asked…"
+      : rematch === "offered" ? "Accept the rematch" : "Rematch");
+    $("rematch").disabled = rematch === "asked";
     show($("actions"), !!c.computer || (!!v.you && !v.result && v.status !== "over"));
   }
 }

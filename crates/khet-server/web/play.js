@@ -42,13 +42,15 @@ function onClick(id, f) {
 }
 
 onSubmit("name-form", () => ctrl.setName($("name").value));
-onSubmit("create-form", () => ctrl.create({
+/** The game of the "Play a friend" form: created, or a challenge's. */
+const settings = () => ({
   setup: $("setup").value,
   clock: parseTimeControl($("clock").value),
   color: $("color").value,
   rated: $("rated").checked,
   listed: $("listed").checked,
-}));
+});
+onSubmit("create-form", () => ctrl.create(settings()));
 onSubmit("join-form", () => ctrl.joinText($("code").value));
 onSubmit("computer-form", () => ctrl.playComputer({
   setup: $("computer-setup").value, level: $("level").value, you: $("computer-color").value,
@@ -59,6 +61,22 @@ $("lobby").addEventListener("click", (/** @type {Event} */ e) => {
   const button = e.target instanceof Element ? e.target.closest("[data-join]") : null;
   if (button instanceof HTMLElement && button.dataset.join) ctrl.open(button.dataset.join);
 });
+
+// The leaderboard's Challenge buttons, and the Accept, Decline and Withdraw of challenges.
+$("best").addEventListener("click", (/** @type {Event} */ e) => {
+  const button = e.target instanceof Element ? e.target.closest("[data-challenge]") : null;
+  if (button instanceof HTMLElement && button.dataset.challenge) {
+    ctrl.challenge(button.dataset.challenge, settings());
+  }
+});
+$("challenge-list").addEventListener("click", (/** @type {Event} */ e) => {
+  const button = e.target instanceof Element ? e.target.closest("[data-answer]") : null;
+  if (!(button instanceof HTMLElement) || !button.dataset.id) return;
+  const answer = button.dataset.answer;
+  if (answer === "accept_challenge" || answer === "decline_challenge" ||
+    answer === "withdraw_challenge") ctrl.answer(button.dataset.id, answer);
+});
+onClick("rematch", () => ctrl.rematch());
 
 for (const id of ["offer-draw", "accept-draw", "decline-draw", "claim-repetition", "takeback",
   "accept-takeback", "decline-takeback", "claim-win", "claim-draw"]) {

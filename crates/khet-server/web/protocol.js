@@ -127,7 +127,11 @@ export const isSecret = (s) => typeof s === "string" && /^[0-9a-f]{32}$/.test(s)
  *   | {type: "claim_repetition"} | {type: "resign"}
  *   | {type: "request_takeback"} | {type: "accept_takeback"} | {type: "decline_takeback"}
  *   | {type: "claim_abandoned", draw: boolean}
- *   | {type: "ping"}} ClientMsg
+ *   | {type: "ping"}
+ *   | {type: "challenges"}
+ *   | {type: "challenge", player: string, game: NewGame}
+ *   | {type: "accept_challenge" | "decline_challenge" | "withdraw_challenge", id: string}
+ *   | {type: "rematch", code: string}} ClientMsg
  */
 /**
  * @typedef {object} NewGame
@@ -143,8 +147,24 @@ export const isSecret = (s) => typeof s === "string" && /^[0-9a-f]{32}$/.test(s)
 /**
  * @typedef {"not_protocol" | "version" | "too_large" | "rate_limited" | "no_hello" | "bad_name"
  *   | "bad_secret" | "unknown_game" | "seat_taken" | "not_your_seat" | "not_playing"
- *   | "not_your_turn" | "stale" | "illegal" | "not_now" | "bad_game" | "storage" | "barred"}
- *   Refusal
+ *   | "not_your_turn" | "stale" | "illegal" | "not_now" | "bad_game" | "storage" | "barred"
+ *   | "unknown_player" | "unknown_challenge"} Refusal
+ */
+/**
+ * @typedef {"pending" | "accepted" | "declined" | "withdrawn" | "expired"} ChallengeStatus
+ */
+/**
+ * @typedef {object} ChallengeInfo A challenge as both its players see it.
+ * @property {string} id
+ * @property {PlayerInfo} from the challenger
+ * @property {PlayerInfo} to the challenged player
+ * @property {string} setup
+ * @property {ClockSpec | null} clock
+ * @property {"silver" | "red" | "random"} color the challenger's side
+ * @property {boolean} rated
+ * @property {string | null} rematch_of the finished game it is a rematch of
+ * @property {ChallengeStatus} status
+ * @property {string | null} game the game an accept created
  */
 /**
  * @typedef {{type: "refused", code: Refusal, reason: string}} Refused
@@ -157,6 +177,8 @@ export const isSecret = (s) => typeof s === "string" && /^[0-9a-f]{32}$/.test(s)
  *   | {type: "view", view: BoardView}
  *   | {type: "lobby", games: OpenGame[]}
  *   | {type: "leaderboard", players: PlayerInfo[]}
+ *   | {type: "challenges", challenges: ChallengeInfo[]}
+ *   | {type: "challenge", challenge: ChallengeInfo}
  *   | Refused
  *   | {type: "sync" | "event" | "presence" | "pong"}} ServerMsg
  */

@@ -3,6 +3,7 @@
 //! store and taken up (`loading`), the seats a client asks for before it plays (`seats`), the
 //! lobby of open games (`lobby`), and the node's life among the others (`nodes`).
 
+mod challenges;
 mod directing;
 mod holds;
 mod loading;
@@ -109,6 +110,8 @@ struct Inner {
     /// The bounds on open games, and this node's open games by creator and address.
     open_games: OpenGameSettings,
     openers: Mutex<open::Openers>,
+    /// The connections here that hear of their players' challenges.
+    listeners: challenges::Listeners,
 }
 
 /// The server's live games; cheap to clone.
@@ -162,6 +165,7 @@ impl Hub {
                 policy,
                 open_games,
                 openers: Mutex::new(open::Openers::default()),
+                listeners: challenges::Listeners::default(),
             }),
         }
     }
@@ -302,6 +306,19 @@ fn hub_for_test(name: &str) -> (tokio::runtime::Runtime, Hub, std::path::PathBuf
         OpenGameSettings::default(),
     );
     (runtime, hub, dir)
+}
+
+/// For the unit tests: the player of identity `identity` (one character, repeated) named
+/// `name`.
+#[cfg(test)]
+async fn player_for_test(hub: &Hub, identity: char, name: &str) -> PlayerRow {
+    match hub
+        .player(&identity.to_string().repeat(32), name, None)
+        .await
+    {
+        Ok(Admitted::Player(p)) => p,
+        _ => panic!("no player {name}"),
+    }
 }
 
 impl RoomHost for Hub {

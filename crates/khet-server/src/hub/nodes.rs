@@ -119,6 +119,7 @@ impl Hub {
                         order,
                     });
                 }
+                Incoming::Notice(notice) => self.tell_here(&notice.player, notice.notice),
             }
         }
     }
@@ -360,6 +361,9 @@ impl Hub {
     }
 
     async fn answer_for(&self, from: &str, code: &str, req: Request) -> Result<Answer, Refused> {
+        if let Request::Listens { player } = &req {
+            return Ok(Answer::Listens(self.listens_here(player)));
+        }
         // Only a room of this node's answers: a proxy here, or no room, means the game is
         // elsewhere now, and the asker must look again.
         let (room, id) = match lock(&self.inner.rooms).get(code) {
@@ -431,6 +435,8 @@ impl Hub {
                 answer.await.map_err(|_| Refused::unavailable())??;
                 Ok(Answer::Done)
             }
+            // Answered above: it names no game.
+            Request::Listens { .. } => Err(Refused::unavailable()),
         }
     }
 }
@@ -438,21 +444,11 @@ impl Hub {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hub::Admitted;
     use crate::messages::Attached;
     use crate::secret;
-    use crate::store::PlayerRow;
     use khet_protocol::{NewGame, SeatChoice, ServerMsg};
 
-    async fn player(hub: &Hub, identity: char, name: &str) -> PlayerRow {
-        match hub
-            .player(&identity.to_string().repeat(32), name, None)
-            .await
-        {
-            Ok(Admitted::Player(p)) => p,
-            _ => panic!("no player {name}"),
-        }
-    }
+    use crate::hub::player_for_test as player;
 
     /// Who is present, if `json` is a presence message.
     fn presence(json: &str) -> Option<[bool; 2]> {

@@ -26,13 +26,17 @@ impl Hub {
         if new.rated {
             self.may_play_rated(creator).await?;
         }
-        let setup = Setup::builtin(&new.setup)
-            .map_err(|e| Refused::new(Refusal::BadGame, e.to_string()))?;
-        if let Some(clock) = new.clock {
-            clock
-                .check()
-                .map_err(|e| Refused::new(Refusal::BadGame, e))?;
-        }
+        self.open_game(creator, new, Caps::Counted(address)).await
+    }
+
+    /// Creates game `new` with `creator` seated, counted against the open-game caps or not.
+    pub(super) async fn open_game(
+        &self,
+        creator: &PlayerRow,
+        new: &NewGame,
+        caps: Caps,
+    ) -> Result<Seat, Refused> {
+        let setup = offered(new)?;
         let random = |_| Refused::new(Refusal::Storage, "the server has no random numbers");
         let color = match new.color {
             SeatChoice::Silver => Color::Silver,
@@ -81,7 +85,9 @@ impl Hub {
         let _loading = self.inner.loading.lock().await;
         // Again under the lock, which every create takes: two creates at once cannot both
         // take the last place.
-        self.may_open(&creator.id, address)?;
+        if let Caps::Counted(address) = caps {
+            self.may_open(&creator.id, address)?;
+        }
         // A code already taken makes the insert fail; draw again (rare: about 40 bits).
         let mut tries = 0;
         loop {
@@ -95,7 +101,9 @@ impl Hub {
                 Err(e) => return Err(e.into()),
             }
         }
-        self.opened(&row.code, &creator.id, address);
+        if let Caps::Counted(address) = caps {
+            self.opened(&row.code, &creator.id, address);
+        }
         crate::metrics::game_created();
         let game = crate::logs::game(&row.code, row.listed);
         tracing::info!(code = %game, setup = %row.setup, rated = row.rated, by = %creator.name, "game created");
@@ -198,7 +206,7 @@ impl Hub {
     }
 
     /// Refused if `player` has not finished the games a rated game needs.
-    async fn may_play_rated(&self, player: &PlayerRow) -> Result<(), Refused> {
+    pub(super) async fn may_play_rated(&self, player: &PlayerRow) -> Result<(), Refused> {
         let policy = self.inner.policy;
         if policy.games_before_rated == 0 {
             return Ok(());
@@ -265,6 +273,16 @@ impl Hub {
     }
 }
 
+/// Whether a new game counts against its creator's open-game caps.
+#[derive(Clone, Copy)]
+pub(super) enum Caps {
+    /// It waits for an opponent: counted, by the creator and their address (if known).
+    Counted(Option<IpAddr>),
+    /// A challenge's game, joined at once by the player who accepted: the challenge caps
+    /// bound these.
+    Exempt,
+}
+
 /// Who said hello: a player, new or known, or an identity the operator barred.
 pub enum Admitted {
     /// Welcome.
@@ -273,6 +291,18 @@ pub enum Admitted {
     Barred(String),
     /// A new identity from a network a bar holds, with what it is told.
     Held(String),
+}
+
+/// The setup of game `new`, if the server offers it and its clock.
+pub(super) fn offered(new: &NewGame) -> Result<Setup, Refused> {
+    let setup =
+        Setup::builtin(&new.setup).map_err(|e| Refused::new(Refusal::BadGame, e.to_string()))?;
+    if let Some(clock) = new.clock {
+        clock
+            .check()
+            .map_err(|e| Refused::new(Refusal::BadGame, e))?;
+    }
+    Ok(setup)
 }
 
 fn gone(code: &str) -> Refused {
