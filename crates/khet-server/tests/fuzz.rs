@@ -1,6 +1,6 @@
 //! The protocol fuzzed against a real server: two players on raw WebSockets send, step after
 //! step, a seeded random mix of legal moves, moves out of turn or with a wrong ply, random move
-//! text, every other message of the protocol with random fields, valid messages with random
+//! text, every other message of the protocol with random fields (challenges and tournaments too), valid messages with random
 //! bytes changed, binary frames and oversized ones. After each message a `ping`: its `pong`
 //! says every answer to it has come (a connection handles its messages in order), so nothing
 //! waits for a fixed time. Judged: every text the server sends is a message of the protocol
@@ -222,7 +222,31 @@ fn random_message(rng: &mut Rng, seat: Option<&(String, String)>) -> ClientMsg {
         let n = 1 + rng.below(12);
         junk(rng, n)
     };
-    match rng.below(23) {
+    let kind = match rng.below(3) {
+        0 => khet_protocol::TournamentKind::Swiss {
+            rounds: u32::try_from(rng.below(40)).unwrap_or(0),
+        },
+        1 => khet_protocol::TournamentKind::RoundRobin {
+            double: rng.below(2) == 0,
+        },
+        _ => khet_protocol::TournamentKind::Arena {
+            minutes: u32::try_from(rng.below(2000)).unwrap_or(0),
+        },
+    };
+    let name_length = rng.below(70);
+    let tournament = khet_protocol::NewTournament {
+        name: junk(rng, name_length),
+        kind,
+        setup: setups[rng.below(setups.len())].into(),
+        clock: clock.unwrap_or(ClockSpec {
+            initial_ms: 0,
+            increment_ms: 0,
+        }),
+        rated: rng.below(2) == 0,
+        listed: rng.below(2) == 0,
+        starts_ms: (rng.below(2) == 0).then(|| rng.next_u64() % 4_000_000_000_000),
+    };
+    match rng.below(28) {
         0 => ClientMsg::OfferDraw,
         1 => ClientMsg::AcceptDraw,
         2 => ClientMsg::DeclineDraw,
@@ -257,6 +281,11 @@ fn random_message(rng: &mut Rng, seat: Option<&(String, String)>) -> ClientMsg {
         19 => ClientMsg::DeclineChallenge { id },
         20 => ClientMsg::WithdrawChallenge { id },
         21 => ClientMsg::Rematch { code },
+        22 => ClientMsg::CreateTournament(tournament),
+        23 => ClientMsg::JoinTournament { code },
+        24 => ClientMsg::WithdrawTournament { code },
+        25 => ClientMsg::StartTournament { code },
+        26 => ClientMsg::Tournament { code },
         _ => ClientMsg::Resign,
     }
 }
