@@ -484,3 +484,93 @@ fn the_operator_renames_bars_and_unlists_on_a_running_server() {
     assert!(!ok && said.contains("no player"), "{said}");
     drop((silver, red, host, server));
 }
+
+/// The tournament `code` as `/tournaments/CODE.json` has it.
+fn tournament_json(server: &Server, code: &str) -> serde_json::Value {
+    let (status, body) = server.get(&format!("/tournaments/{code}.json"));
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_str(&body).expect("JSON")
+}
+
+#[test]
+fn the_operator_creates_starts_pauses_and_ends_a_tournament_with_the_admin_command() {
+    let db = Db::new(Backend::Sqlite, "admin_tournament");
+    let server = Server::start(&db, 0, &[]);
+    let create = [
+        "tournament",
+        "create",
+        "--kind",
+        "swiss",
+        "--rounds",
+        "3",
+        "--clock",
+        "10+5",
+        "--name",
+        "Club night",
+    ];
+    let (ok, said) = admin(&db, &create);
+    assert!(ok, "{said}");
+    let code = said.lines().next().unwrap_or_default().to_string();
+    assert!(
+        khet_protocol::check_code(&code).is_ok(),
+        "the code first: {said}"
+    );
+    let t = tournament_json(&server, &code);
+    assert_eq!(
+        (t["name"].as_str(), t["status"].as_str()),
+        (Some("Club night"), Some("created"))
+    );
+    assert_eq!(t["kind"]["rounds"], 3);
+    assert_eq!(t["clock"]["initial_ms"], 600_000);
+
+    // Refused with the reason: a Swiss without rounds, a start with fewer than two players.
+    let (ok, said) = admin(
+        &db,
+        &["tournament", "create", "--kind", "swiss", "--clock", "5+3"],
+    );
+    assert!(!ok && said.contains("--rounds"), "{said}");
+    let (ok, said) = admin(&db, &["tournament", "start", &code]);
+    assert!(!ok && said.contains("two players"), "{said}");
+
+    let mut players: Vec<Client> = ["Ann", "Bob"]
+        .into_iter()
+        .map(|name| Client::connect(&server.url, name))
+        .collect();
+    for p in &mut players {
+        p.send(&ClientMsg::JoinTournament { code: code.clone() });
+        let asked = Instant::now();
+        while !matches!(
+            p.pump(Duration::from_millis(100)),
+            Some(khet_protocol::ServerMsg::Tournament { .. })
+        ) {
+            assert!(
+                asked.elapsed() < common::PATIENCE,
+                "{}: not joined: {:?}",
+                p.name,
+                p.refusals
+            );
+        }
+    }
+    let (ok, said) = admin(&db, &["tournament", "start", &code]);
+    assert!(ok && said.contains("running"), "{said}");
+    let t = tournament_json(&server, &code);
+    assert_eq!(t["status"], "running");
+    assert_eq!(
+        t["rounds"].as_array().map(Vec::len),
+        Some(1),
+        "round 1 paired: {t}"
+    );
+    let (ok, said) = admin(&db, &["tournament", "pause", &code]);
+    assert!(ok && said.contains("paused"), "{said}");
+    assert_eq!(tournament_json(&server, &code)["status"], "paused");
+    let (ok, said) = admin(&db, &["tournament", "pause", &code]);
+    assert!(!ok && said.contains("not running"), "{said}");
+    let (ok, said) = admin(&db, &["tournament", "resume", &code]);
+    assert!(ok && said.contains("running"), "{said}");
+    let (ok, said) = admin(&db, &["tournament", "end", &code]);
+    assert!(ok && said.contains("finished"), "{said}");
+    assert_eq!(tournament_json(&server, &code)["status"], "finished");
+    // Listed among the tournaments.
+    let (_, list) = server.get("/tournaments.json");
+    assert!(list.contains(&code), "{list}");
+}
