@@ -536,3 +536,35 @@ fn a_tournament_goes_on_after_its_server_is_killed_and_started_again_between_rou
     assert_standings(&club, &view);
     club.close();
 }
+
+#[test]
+fn a_tournament_with_a_start_time_starts_by_itself() {
+    let club = Club::open("timed");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis();
+    // Its time comes once both bots have joined (each says so before the next starts).
+    let starts = now + 10_000;
+    let body = format!(
+        r#"{{"name":"At eight","kind":{{"type":"swiss","rounds":1}},"setup":"classic","clock":{{"initial_ms":300000,"increment_ms":0}},"starts_ms":{starts}}}"#
+    );
+    let code = club
+        .admin("POST", "/tournaments", &body)
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    let bots: Vec<_> = (1..=2).map(|n| bot(&club, &code, n)).collect();
+    assert_eq!(club.view(&code).status, TournamentStatus::Created);
+    all_end(bots);
+    let view = club.view(&code);
+    assert_eq!(view.status, TournamentStatus::Finished);
+    assert!(
+        view.starts_ms.is_some_and(|at| u128::from(at) >= starts),
+        "{view:?}"
+    );
+    assert_eq!(view.rounds.len(), 1);
+    assert!(view.rounds[0][0].result.is_some());
+    club.close();
+}
