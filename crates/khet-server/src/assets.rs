@@ -42,6 +42,7 @@ fn file(name: &str, gzip: bool) -> Option<(&'static [u8], &'static str, bool)> {
         "clock.js" => text(include_str!("../web/clock.js"), JS),
         "table.js" => text(include_str!("../web/table.js"), JS),
         "tournament.js" => text(include_str!("../web/tournament.js"), JS),
+        "player.js" => text(include_str!("../web/player.js"), JS),
         "store.js" => text(include_str!("../web/store.js"), JS),
         "computer.js" => text(include_str!("../web/computer.js"), JS),
         "engine-worker.js" => text(include_str!("../web/engine-worker.js"), JS),

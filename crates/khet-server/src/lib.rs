@@ -19,6 +19,7 @@ pub mod logs;
 pub mod messages;
 pub mod metrics;
 mod play;
+mod profile;
 pub mod rating;
 pub mod refused;
 pub mod remote;
@@ -123,6 +124,7 @@ fn routes(hub: Hub, settings: &Settings) -> (Router, Arc<edge::Edge>) {
         .route("/games", get(http::games))
         .route("/games/{file}", get(http::record))
         .route("/players", get(http::players))
+        .route("/players/{file}", get(profile::page))
         .route("/tournaments", get(club::list_page))
         .route("/tournaments.json", get(club::list))
         .route("/tournaments/{file}", get(club::one))

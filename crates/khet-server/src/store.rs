@@ -11,7 +11,7 @@ use std::fmt;
 use std::path::Path;
 
 /// The schema's steps, built into the program.
-const MIGRATIONS: [(i64, &str, &str); 7] = [
+const MIGRATIONS: [(i64, &str, &str); 8] = [
     (1, "games", include_str!("../migrations/0001_games.sql")),
     (2, "leases", include_str!("../migrations/0002_leases.sql")),
     (
@@ -34,6 +34,11 @@ const MIGRATIONS: [(i64, &str, &str); 7] = [
         7,
         "challenges",
         include_str!("../migrations/0007_challenges.sql"),
+    ),
+    (
+        8,
+        "rating history",
+        include_str!("../migrations/0008_rating_history.sql"),
     ),
 ];
 
@@ -112,9 +117,11 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
 type Result<T> = std::result::Result<T, StoreError>;
 
 mod challenges;
+mod players;
 mod rows;
 mod tournaments;
 pub use challenges::ChallengeRow;
+pub use players::RatingPoint;
 pub use rows::{GameRow, Lease, PairCap, PlayerRow, PublicGame, RatingChange, Standing};
 use rows::{choice_text, ms, status_text, unms};
 pub use tournaments::{TournamentRow, TournamentStep};
@@ -181,6 +188,15 @@ async fn insert_game<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(
     .execute(executor)
     .await?;
     Ok(())
+}
+
+/// A game of a public list from its row (the game's columns, both names and its plies).
+fn public_game(r: &AnyRow) -> Result<PublicGame> {
+    Ok(PublicGame {
+        game: GameRow::from_row(r)?,
+        names: [r.try_get("silver_name")?, r.try_get("red_name")?],
+        plies: unms(r.try_get("plies")?),
+    })
 }
 
 /// Column `name` of every row, as text.
@@ -630,6 +646,17 @@ impl Store {
             .bind(&change.id)
             .execute(&mut *tx)
             .await?;
+            sqlx::query(
+                "INSERT INTO rating_history (player, code, rating, deviation, at_ms) VALUES ($1, \
+                 $2, $3, $4, $5)",
+            )
+            .bind(&change.id)
+            .bind(code)
+            .bind(change.rating.rating)
+            .bind(change.rating.deviation)
+            .bind(ms(now_ms))
+            .execute(&mut *tx)
+            .await?;
         }
         for id in casual {
             sqlx::query("UPDATE players SET casual_games = casual_games + 1 WHERE id = $1")
@@ -782,15 +809,7 @@ impl Store {
         .bind(i64::from(limit))
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(PublicGame {
-                    game: GameRow::from_row(r)?,
-                    names: [r.try_get("silver_name")?, r.try_get("red_name")?],
-                    plies: unms(r.try_get("plies")?),
-                })
-            })
-            .collect()
+        rows.iter().map(public_game).collect()
     }
 
     /// The newest games, unlisted ones too (for the operator's eyes only: see

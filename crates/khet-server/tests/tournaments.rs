@@ -3,7 +3,8 @@
 //! programs create, join and start it over the protocol, and the page's standings, pairings and
 //! results follow the game as it ends, without a reload. And across two nodes (real PostgreSQL
 //! and Redis): the node that paired a round and holds its games is killed, and the other takes
-//! them up and finishes the tournament.
+//! them up and finishes the tournament. And a player's page: the rating's graph, the games and
+//! the tournaments.
 
 mod common;
 
@@ -150,7 +151,7 @@ fn node(db: &Db, name: &str) -> Server {
     Server::start(db, 0, &args)
 }
 
-/// `player` takes its seat in tournament game `code`, its last game left behind.
+/// `player` takes its seat in game `code` (none: no game), its last game left behind.
 fn sit(player: &mut Client, code: &str) {
     // What the last game still sends comes before the pong: then it is left for good.
     player.send(&ClientMsg::Leave);
@@ -164,7 +165,9 @@ fn sit(player: &mut Client, code: &str) {
     }
     player.seat = None;
     player.mirror = None;
-    player.join(code);
+    if !code.is_empty() {
+        player.join(code);
+    }
 }
 
 /// Plays round `round` of `view`: each pairing's players take their seats, and Silver resigns.
@@ -293,4 +296,89 @@ fn the_node_holding_a_tournaments_games_dies_and_the_other_finishes_it() {
             .count();
         assert_eq!((p.points, p.games), (as_red as f64, 2), "{p:?}");
     }
+}
+
+#[test]
+fn a_players_page_draws_the_rating_graph_and_lists_their_games_and_tournaments() {
+    let db = Db::new(Backend::Sqlite, "player-page");
+    let server = Server::start(&db, 0, &["--games-before-rated", "0"]);
+    let mut silver = Client::connect(&server.url, "Sam <i>the</i> Silver");
+    let mut red = Client::connect(&server.url, "Rae");
+    // A rated game Silver wins, then a casual one still in play.
+    let rated = silver.create(khet_protocol::NewGame {
+        rated: true,
+        listed: true,
+        color: khet_protocol::SeatChoice::Silver,
+        ..common::casual()
+    });
+    red.join(&rated);
+    silver.until("the start", |c| {
+        c.mirror().view.status == khet_protocol::Status::Playing
+    });
+    common::play_line(&mut silver, &mut red, &mut [], &common::pharaoh_line());
+    red.wait_result();
+    sit(&mut silver, "");
+    let casual = silver.create(khet_protocol::NewGame {
+        listed: true,
+        color: khet_protocol::SeatChoice::Silver,
+        ..common::casual()
+    });
+    sit(&mut red, &casual);
+    // And a tournament.
+    let new = NewTournament {
+        name: "Sunday Swiss".into(),
+        kind: TournamentKind::Swiss { rounds: 3 },
+        setup: "classic".into(),
+        clock: ClockSpec::minutes(5, 0),
+        rated: false,
+        listed: true,
+        starts_ms: None,
+    };
+    let code = ask(&mut red, &ClientMsg::CreateTournament(new)).code;
+    ask(&mut silver, &ClientMsg::JoinTournament { code });
+
+    let id = silver.conn.player.id.clone();
+    let browser = Browser::start(1280, 800);
+    browser.open(&format!("http://{}/players/{id}", server.addr));
+    browser.until(
+        "the name as text",
+        "document.getElementById('name').textContent === 'Sam <i>the</i> Silver'",
+    );
+    browser.until(
+        "the rating after one rated game",
+        "document.getElementById('rating').textContent.includes('after 1 rated games')",
+    );
+    // The graph: the rating before the game and after it, the second higher (a win).
+    let points = browser.eval(
+        "document.getElementById('history').getAttribute('points').split(' ').map(p => p.split(',').map(Number))",
+    );
+    let points = points.as_array().expect("points");
+    assert_eq!(points.len(), 2, "{points:?}");
+    assert!(
+        points[1][1].as_f64() < points[0][1].as_f64(),
+        "a win draws the line up: {points:?}"
+    );
+    let rows = browser
+        .eval("[...document.querySelectorAll('#games tbody tr')].map(r => r.dataset.code + ' ' + r.textContent).join('\\n')");
+    let rows = rows.as_str().expect("text");
+    assert!(
+        rows.contains(&format!("{rated} ")) && rows.contains("won (rated)"),
+        "{rows}"
+    );
+    assert!(
+        rows.contains(&format!("{casual} ")) && rows.contains("playing"),
+        "{rows}"
+    );
+    assert!(
+        rows.find(&casual) < rows.find(&rated),
+        "newest first: {rows}"
+    );
+    browser.until(
+        "the tournament",
+        "document.getElementById('tournaments').textContent.includes('Sunday Swiss')",
+    );
+    // The play page's leaderboard leads to it.
+    let (status, board) = server.get("/players");
+    assert_eq!(status, 200);
+    assert!(board.contains(&id), "{board}");
 }

@@ -222,7 +222,10 @@ export class PlayView {
     list.replaceChildren();
     for (const p of players.slice(0, 20)) {
       const li = document.createElement("li");
-      li.textContent = `${p.name}: ${ratingText(p)} (${p.games} games) `;
+      const page = document.createElement("a");
+      page.href = `/players/${p.id}`;
+      page.textContent = p.name;
+      li.append(page, `: ${ratingText(p)} (${p.games} games) `);
       if (!me || p.id !== me.id) {
         li.append(button("Challenge", { challenge: p.id },
           `Challenge ${p.name} to a game of the settings of "Play a friend"`));
