@@ -733,24 +733,30 @@ impl ServerMsg {
 /// A display name as the server keeps it: trimmed, 1 to [`MAX_NAME_CHARS`] characters, no
 /// control characters and no invisible formatting ones ([`is_format_char`]).
 pub fn check_name(name: &str) -> Result<String, String> {
-    let name = name.trim();
-    if name.is_empty() {
-        return Err("a name is needed".into());
+    check_text(name, "name", MAX_NAME_CHARS)
+}
+
+/// A name others read (`what`: a player's, a tournament's), as [`check_name`] checks a
+/// player's: trimmed, 1 to `max` characters, none of them control or invisible formatting ones.
+pub fn check_text(text: &str, what: &str, max: usize) -> Result<String, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(format!("a {what} is needed"));
     }
-    if name.chars().count() > MAX_NAME_CHARS {
-        return Err(format!("a name has at most {MAX_NAME_CHARS} characters"));
+    if text.chars().count() > max {
+        return Err(format!("a {what} has at most {max} characters"));
     }
-    if name.chars().any(char::is_control) {
-        return Err("a name may not have control characters".into());
+    if text.chars().any(char::is_control) {
+        return Err(format!("a {what} may not have control characters"));
     }
-    if let Some(c) = name.chars().find(|&c| is_format_char(c)) {
+    if let Some(c) = text.chars().find(|&c| is_format_char(c)) {
         return Err(format!(
-            "a name may not have invisible formatting characters (it has U+{:04X}): they \
+            "a {what} may not have invisible formatting characters (it has U+{:04X}): they \
              reorder or hide what others read",
             u32::from(c)
         ));
     }
-    Ok(name.to_string())
+    Ok(text.to_string())
 }
 
 /// Unicode's format characters (general category Cf, as of Unicode 15.1) and its line and

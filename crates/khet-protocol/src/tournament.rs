@@ -222,6 +222,18 @@ mod tests {
     }
 
     #[test]
+    fn a_tournaments_name_is_checked_as_a_players_is_with_its_own_length() {
+        let check = |s: &str| crate::check_text(s, "tournament's name", MAX_TOURNAMENT_NAME);
+        assert_eq!(check("  Club night  ").unwrap(), "Club night");
+        assert!(check(&"x".repeat(MAX_TOURNAMENT_NAME)).is_ok());
+        let long = check(&"x".repeat(MAX_TOURNAMENT_NAME + 1)).unwrap_err();
+        assert!(long.contains("at most 60"), "{long}");
+        let hidden = check("Club\u{202E}night").unwrap_err();
+        assert!(hidden.contains("U+202E") && hidden.contains("tournament's name"), "{hidden}");
+        assert!(check(" ").is_err());
+    }
+
+    #[test]
     fn a_new_tournament_is_listed_and_unstarted_unless_said() {
         let new: NewTournament = serde_json::from_str(
             r#"{"name":"Club night","kind":{"type":"swiss","rounds":3},"setup":"classic","clock":{"initial_ms":300000,"increment_ms":2000}}"#,

@@ -49,19 +49,12 @@ fn rules_kind(kind: TournamentKind) -> Kind {
 /// setup, a clock the server takes.
 fn check(new: &NewTournament) -> Result<String, Refused> {
     let bad = |why: String| Refused::new(Refusal::BadGame, why);
-    let name = new.name.trim();
-    if name.is_empty() || name.chars().count() > MAX_TOURNAMENT_NAME {
-        return Err(bad(format!(
-            "a tournament's name has 1 to {MAX_TOURNAMENT_NAME} characters"
-        )));
-    }
-    if name.chars().any(char::is_control) {
-        return Err(bad("a name may not have control characters".into()));
-    }
+    let name = khet_protocol::check_text(&new.name, "tournament's name", MAX_TOURNAMENT_NAME)
+        .map_err(bad)?;
     new.kind.check().map_err(bad)?;
     Setup::builtin(&new.setup).map_err(|e| bad(e.to_string()))?;
     new.clock.check().map_err(bad)?;
-    Ok(name.to_string())
+    Ok(name)
 }
 
 impl Hub {
@@ -174,6 +167,13 @@ impl Hub {
             .change_tournament(code, |row| {
                 if row.status == TournamentStatus::Finished {
                     return Err(Refused::new(Refusal::NotNow, "the tournament is over"));
+                }
+                let max = crate::tournament::MAX_PLAYERS;
+                if row.state.players.len() >= max && row.state.entrant(&id).is_none() {
+                    return Err(Refused::new(
+                        Refusal::NotNow,
+                        format!("the tournament is full: {max} players"),
+                    ));
                 }
                 row.state
                     .join(id.clone(), &player.name, rating)

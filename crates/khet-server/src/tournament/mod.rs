@@ -156,6 +156,9 @@ impl fmt::Display for EntryError {
 
 impl std::error::Error for EntryError {}
 
+/// The most players a tournament takes (the Swiss pairing's limit).
+pub const MAX_PLAYERS: usize = matching::MAX;
+
 /// Absences after which a player is withdrawn.
 pub const ABSENCES_TO_WITHDRAW: usize = 2;
 
