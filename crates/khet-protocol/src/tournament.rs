@@ -229,7 +229,10 @@ mod tests {
         let long = check(&"x".repeat(MAX_TOURNAMENT_NAME + 1)).unwrap_err();
         assert!(long.contains("at most 60"), "{long}");
         let hidden = check("Club\u{202E}night").unwrap_err();
-        assert!(hidden.contains("U+202E") && hidden.contains("tournament's name"), "{hidden}");
+        assert!(
+            hidden.contains("U+202E") && hidden.contains("tournament's name"),
+            "{hidden}"
+        );
         assert!(check(" ").is_err());
     }
 

@@ -567,9 +567,39 @@ fn the_operator_creates_starts_pauses_and_ends_a_tournament_with_the_admin_comma
     assert!(!ok && said.contains("not running"), "{said}");
     let (ok, said) = admin(&db, &["tournament", "resume", &code]);
     assert!(ok && said.contains("running"), "{said}");
+    // Ended with its game in play: nothing new is paired, the game is played out and counts.
     let (ok, said) = admin(&db, &["tournament", "end", &code]);
-    assert!(ok && said.contains("finished"), "{said}");
-    assert_eq!(tournament_json(&server, &code)["status"], "finished");
+    assert!(ok && said.contains("running"), "{said}");
+    let t = tournament_json(&server, &code);
+    assert!(t["ends_ms"].is_u64(), "{t}");
+    let game = t["rounds"][0][0]["code"]
+        .as_str()
+        .expect("the game")
+        .to_string();
+    let ann = &mut players[0];
+    ann.join(&game);
+    ann.send(&ClientMsg::Resign);
+    ann.wait_result();
+    let asked = Instant::now();
+    let t = loop {
+        let t = tournament_json(&server, &code);
+        if t["status"] == "finished" {
+            break t;
+        }
+        assert!(asked.elapsed() < common::PATIENCE, "never finished: {t}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(
+        t["rounds"].as_array().map(Vec::len),
+        Some(1),
+        "no round after the end: {t}"
+    );
+    assert!(
+        t["rounds"][0][0]["result"].is_string(),
+        "the game counted: {t}"
+    );
+    let (ok, said) = admin(&db, &["tournament", "end", &code]);
+    assert!(!ok && said.contains("over"), "{said}");
     // Listed among the tournaments.
     let (_, list) = server.get("/tournaments.json");
     assert!(list.contains(&code), "{list}");

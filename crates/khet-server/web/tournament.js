@@ -80,7 +80,7 @@ function drawTournament(t) {
       if (p.red === null) {
         item.append(el('span', `${p.silver}: ${p.result ?? ''}`));
       } else {
-        const result = p.result ?? 'in play';
+        const result = p.result ?? (p.code ? 'in play' : t.status === 'finished' ? 'not played' : 'to play');
         const text = `${p.silver} – ${p.red}: ${result}`;
         if (p.code) {
           const link = /** @type {HTMLAnchorElement} */ (el('a', text));

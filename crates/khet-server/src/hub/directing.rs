@@ -61,10 +61,13 @@ impl Hub {
             self.start(&row, &mut next, now);
         }
         self.record_results(&mut next.state).await?;
-        if next.status == TournamentStatus::Running {
+        // Past its end (an arena's time, or the operator's `end`): games in play are played
+        // out, nothing new is paired or made.
+        let ended = next.ends_ms.is_some_and(|end| now >= end);
+        if next.status == TournamentStatus::Running && !ended {
             pair(&row, &mut next, now);
         }
-        let games = if next.status == TournamentStatus::Running {
+        let games = if next.status == TournamentStatus::Running && !ended {
             self.games_for(&row, &mut next.state)?
         } else {
             Vec::new()
@@ -259,14 +262,19 @@ fn pair(row: &TournamentRow, next: &mut Next, now: u64) {
     }
 }
 
-/// Whether the tournament is over: every round played (a Swiss's, a round robin's), or an
-/// arena's time up and its last games played out.
+/// Whether the tournament is over: every round played (a Swiss's, a round robin's), or its end
+/// come (an arena's time, the operator's `end`) and the games it had made played out.
 fn over(row: &TournamentRow, next: &Next, now: u64) -> bool {
     let t = &next.state;
+    if next.ends_ms.is_some_and(|end| now >= end) {
+        return t
+            .rounds
+            .iter()
+            .flat_map(|r| &r.pairings)
+            .all(|p| p.code.is_none() || p.result.is_some());
+    }
     match row.kind {
-        TournamentKind::Arena { .. } => {
-            next.ends_ms.is_some_and(|end| now >= end) && t.rounds.iter().all(Round::is_complete)
-        }
+        TournamentKind::Arena { .. } => false,
         _ => next.status != TournamentStatus::Created && t.is_finished(),
     }
 }

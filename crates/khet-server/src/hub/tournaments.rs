@@ -253,19 +253,26 @@ impl Hub {
         Ok(view(&row))
     }
 
-    /// The operator ends tournament `code` now: no more pairings, games in play are played
-    /// out (their results still count), the standings are final once they are.
+    /// The operator ends tournament `code` now: no more pairings; its games in play are played
+    /// out (their results count), and it is over once they are (at once if none is).
     pub async fn end_tournament(&self, code: &str) -> Result<TournamentView, Refused> {
-        let row = self
-            .change_tournament(code, |row| {
-                if row.status == TournamentStatus::Finished {
+        let now = now_ms();
+        self.change_tournament(code, |row| {
+            match row.status {
+                TournamentStatus::Finished => {
                     return Err(Refused::new(Refusal::NotNow, "the tournament is over"));
                 }
-                row.status = TournamentStatus::Finished;
-                Ok(())
-            })
-            .await?;
-        Ok(view(&row))
+                TournamentStatus::Created => row.status = TournamentStatus::Finished,
+                TournamentStatus::Running | TournamentStatus::Paused => {
+                    row.status = TournamentStatus::Running;
+                    row.ends_ms = Some(row.ends_ms.map_or(now, |end| end.min(now)));
+                }
+            }
+            Ok(())
+        })
+        .await?;
+        self.step_tournament(code).await?;
+        self.tournament_view(code).await
     }
 
     /// Tournament `code` as everyone sees it.
