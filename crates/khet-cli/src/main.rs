@@ -607,18 +607,19 @@ fn online_game(args: OnlineArgs, out: &mut Out<impl std::io::Write>) -> Result<(
         khet_protocol::client::trust_certificate(&cert)
             .map_err(|e| Failure::Input(e.to_string()))?;
     }
-    let request = match tournament {
-        Some(code) => online::Request::Tournament(code),
-        None => online_request(create, join, seek, setup, clock, color, rated, listed)?,
-    };
     let online = online::Online {
         server,
-        request,
         strength: online_strength(level, movetime),
         name,
         identity: identity.unwrap_or_else(online::default_identity),
     };
-    online::play(&online, out)
+    match tournament {
+        Some(code) => tournament::play(&online, &code, out),
+        None => {
+            let request = online_request(create, join, seek, setup, clock, color, rated, listed)?;
+            online::play(&online, &request, out)
+        }
+    }
 }
 
 /// What `online` asks the server for: a new game, a seat by its code, or quick pairing; exactly

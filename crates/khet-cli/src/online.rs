@@ -21,8 +21,6 @@ pub enum Request {
     Create(NewGame),
     /// The free seat of a game.
     Join(String),
-    /// Every game of a tournament, joined first (`tournament`).
-    Tournament(String),
     /// Quick pairing.
     Seek {
         /// The time control.
@@ -45,8 +43,6 @@ pub enum Strength {
 pub struct Online {
     /// The server's base address.
     pub server: String,
-    /// What to ask for.
-    pub request: Request,
     /// How to play.
     pub strength: Strength,
     /// The display name.
@@ -152,9 +148,8 @@ pub(crate) fn refused(e: ClientError) -> Failure {
 
 /// Plays one game; prints `code CODE` and `link URL` (the game's page) first when it created
 /// the game, and the result and the game's code at the end.
-pub fn play(online: &Online, out: &mut Out<impl Write>) -> Result<(), Failure> {
-    let msg = match &online.request {
-        Request::Tournament(code) => return crate::tournament::play(online, code, out),
+pub fn play(online: &Online, request: &Request, out: &mut Out<impl Write>) -> Result<(), Failure> {
+    let msg = match request {
         Request::Create(new) => ClientMsg::Create(new.clone()),
         Request::Join(code) => ClientMsg::Join {
             code: check_code(code).map_err(Failure::Input)?,
@@ -175,7 +170,7 @@ pub fn play(online: &Online, out: &mut Out<impl Write>) -> Result<(), Failure> {
             None => return Err(Failure::Input("the server gave no seat".into())),
         }
     };
-    if matches!(online.request, Request::Create(_) | Request::Seek { .. }) {
+    if matches!(request, Request::Create(_) | Request::Seek { .. }) {
         out.now(format_args!("code {code}"))?;
         // The page where a friend plays it in a browser, on the first server of the list.
         let server = online.server.split(',').next().unwrap_or_default();

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{PATIENCE, Server, engine, finish, temp};
+use common::{PATIENCE, Server, engine, finish, memory_temp};
 use khet_engine::{Color, GameResult, Record};
 use khet_protocol::{ServerMsg, TournamentStatus, TournamentView};
 use khet_server::Settings;
@@ -43,7 +43,7 @@ struct Club {
 
 impl Club {
     fn open(name: &str) -> Club {
-        let dir = temp(name);
+        let dir = memory_temp(name);
         let admin = dir.join("admin.sock");
         let socket = khet_server::admin::Socket::bind(&admin).expect("the admin socket");
         let settings = Settings {
@@ -101,9 +101,11 @@ impl Club {
         }
     }
 
-    /// Creates a tournament of `kind` (its JSON) with a 5+0 clock; its code.
+    /// Creates a tournament of `kind` (its JSON) with 10 s a side, so that every game ends
+    /// within seconds whatever the bots make of it (two engines may play on for hundreds of
+    /// plies), and a bot that sees its pairing late still comes in time; its code.
     fn create(&self, kind: &str) -> String {
-        self.create_with(kind, 300_000, 0)
+        self.create_with(kind, 10_000, 0)
     }
 
     /// Creates a tournament of `kind` (its JSON) with `initial_ms` a side and `increment_ms` a
@@ -350,7 +352,7 @@ fn a_player_who_never_comes_loses_by_forfeit_and_is_withdrawn_after_two_absences
     let club = Club::open("absent");
     // A short clock: the absent player's games end when their time runs out (the bots gain on
     // the increment).
-    let code = club.create_with(r#"{"type":"swiss","rounds":3}"#, 3_000, 1_000);
+    let code = club.create_with(r#"{"type":"swiss","rounds":3}"#, 6_000, 1_000);
     let mut bots: Vec<_> = (1..=3).map(|n| bot(&club, &code, n)).collect();
     // The fourth joins, then is gone for good.
     let (mut gone, _) = bot(&club, &code, 4);
@@ -547,7 +549,7 @@ fn a_tournament_with_a_start_time_starts_by_itself() {
     // Its time comes once both bots have joined (each says so before the next starts).
     let starts = now + 10_000;
     let body = format!(
-        r#"{{"name":"At eight","kind":{{"type":"swiss","rounds":1}},"setup":"classic","clock":{{"initial_ms":300000,"increment_ms":0}},"starts_ms":{starts}}}"#
+        r#"{{"name":"At eight","kind":{{"type":"swiss","rounds":1}},"setup":"classic","clock":{{"initial_ms":10000,"increment_ms":0}},"starts_ms":{starts}}}"#
     );
     let code = club
         .admin("POST", "/tournaments", &body)

@@ -72,7 +72,23 @@ impl Server {
 }
 
 pub fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("khet-cli-online-{}-{name}", std::process::id()));
+    temp_in(&std::env::temp_dir(), name)
+}
+
+/// A fresh folder in memory (Linux's /dev/shm) where there is one, else as [`temp`]: for a
+/// server whose games are many small commits (bots' tournaments), each an fsync on a disk,
+/// where what is judged is the play, not the disk.
+pub fn memory_temp(name: &str) -> PathBuf {
+    let shm = Path::new("/dev/shm");
+    if shm.is_dir() {
+        temp_in(shm, name)
+    } else {
+        temp(name)
+    }
+}
+
+fn temp_in(root: &Path, name: &str) -> PathBuf {
+    let dir = root.join(format!("khet-cli-online-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
