@@ -95,8 +95,9 @@ impl Level {
     /// The level's rating as measured by `khet-engine ladder` (see `docs/engine-ledger.md`):
     /// Elo above the greedy player ([`crate::greedy_move`]), the stand-in for a person who has
     /// just learned the rules, whose rating is 0; each the one below's plus the measured step
-    /// between them. The steps from Adept up were still being measured on 2026-11-29: theirs are
-    /// the ladder's design (200 a step), set from the ledger's table once it has them.
+    /// between them. Expert's step was still being measured on 2026-11-29 (its rating is the
+    /// ladder's design, 200 above Advanced), and Master's (+205 over Expert after 66 games): set
+    /// from the ledger's table once it has them.
     pub fn rating(self) -> i32 {
         match self {
             Level::Novice => 135,
@@ -107,11 +108,11 @@ impl Level {
             Level::Casual => 1137,
             Level::Club => 1316,
             Level::Skilled => 1533,
-            Level::Adept => 1733,
-            Level::Strong => 1933,
-            Level::Advanced => 2133,
-            Level::Expert => 2333,
-            Level::Master => 2553,
+            Level::Adept => 1684,
+            Level::Strong => 1896,
+            Level::Advanced => 2056,
+            Level::Expert => 2256,
+            Level::Master => 2461,
         }
     }
 
