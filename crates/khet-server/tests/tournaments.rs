@@ -17,6 +17,19 @@ use khet_protocol::{
 };
 use std::time::{Duration, Instant};
 
+/// A listed, casual Swiss of `rounds` rounds named `name`, on `minutes`+0 clocks.
+fn swiss(name: &str, rounds: u32, minutes: u64) -> NewTournament {
+    NewTournament {
+        name: name.into(),
+        kind: TournamentKind::Swiss { rounds },
+        setup: "classic".into(),
+        clock: ClockSpec::minutes(minutes, 0),
+        rated: false,
+        listed: true,
+        starts_ms: None,
+    }
+}
+
 /// Sends `msg` and waits for the tournament it is answered with.
 fn ask(client: &mut Client, msg: &ClientMsg) -> TournamentView {
     client.send(msg);
@@ -49,15 +62,7 @@ fn the_tournament_page_follows_its_players_and_results_live() {
     let server = Server::start(&db, 0, &[]);
     let mut ann = Client::connect(&server.url, "Ann");
     let mut bob = Client::connect(&server.url, "Bob");
-    let new = NewTournament {
-        name: "Club <b>night</b>".into(),
-        kind: TournamentKind::Swiss { rounds: 1 },
-        setup: "classic".into(),
-        clock: ClockSpec::minutes(5, 0),
-        rated: false,
-        listed: true,
-        starts_ms: None,
-    };
+    let new = swiss("Club <b>night</b>", 1, 5);
     let code = ask(&mut ann, &ClientMsg::CreateTournament(new)).code;
 
     // A player of the play page joins with the page's button, then thinks better of it.
@@ -218,15 +223,7 @@ fn the_node_holding_a_tournaments_games_dies_and_the_other_finishes_it() {
         .into_iter()
         .map(|name| Client::connect(&a.url, name))
         .collect();
-    let new = NewTournament {
-        name: "Two nodes".into(),
-        kind: TournamentKind::Swiss { rounds: 2 },
-        setup: "classic".into(),
-        clock: ClockSpec::minutes(10, 0),
-        rated: false,
-        listed: true,
-        starts_ms: None,
-    };
+    let new = swiss("Two nodes", 2, 10);
     let code = ask(&mut players[0], &ClientMsg::CreateTournament(new)).code;
     for p in &mut players {
         ask(p, &ClientMsg::JoinTournament { code: code.clone() });
@@ -325,15 +322,7 @@ fn a_players_page_draws_the_rating_graph_and_lists_their_games_and_tournaments()
     });
     sit(&mut red, &casual);
     // And a tournament.
-    let new = NewTournament {
-        name: "Sunday Swiss".into(),
-        kind: TournamentKind::Swiss { rounds: 3 },
-        setup: "classic".into(),
-        clock: ClockSpec::minutes(5, 0),
-        rated: false,
-        listed: true,
-        starts_ms: None,
-    };
+    let new = swiss("Sunday Swiss", 3, 5);
     let code = ask(&mut red, &ClientMsg::CreateTournament(new)).code;
     ask(&mut silver, &ClientMsg::JoinTournament { code });
 

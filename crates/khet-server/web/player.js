@@ -46,6 +46,9 @@ function draw(p) {
     `Rating ${Math.round(p.rating)} ± ${Math.round(2 * p.deviation)} after ${p.games} rated games`;
   const ratings = [p.initial, ...p.history.map((/** @type {any} */ h) => h.rating)];
   /** @type {HTMLElement} */ (document.getElementById("graph-empty")).hidden = p.history.length > 0;
+  // No blank frame where no line is drawn.
+  /** @type {HTMLElement} */ (/** @type {unknown} */ (document.getElementById("graph"))).style.display =
+    p.history.length > 0 ? "" : "none";
   if (p.history.length > 0) drawGraph(ratings);
   const body = /** @type {HTMLElement} */ (document.querySelector("#games tbody"));
   body.replaceChildren(...p.listed.map((/** @type {any} */ g) => {

@@ -100,7 +100,7 @@ function drawTournament(t) {
 /** @param {any[]} list */
 function drawList(list) {
   /** @type {HTMLElement} */ (document.getElementById('status')).textContent =
-    list.length === 0 ? 'No tournaments yet.' : `${list.length} tournaments`;
+    list.length === 0 ? 'No tournaments yet.' : list.length === 1 ? '1 tournament' : `${list.length} tournaments`;
   const body = /** @type {HTMLElement} */ (document.querySelector('#list tbody'));
   body.replaceChildren(...list.map((t) => {
     const row = el('tr');

@@ -206,24 +206,23 @@ impl Hub {
         code: &str,
         by: Director<'_>,
     ) -> Result<TournamentView, Refused> {
-        let row = self
-            .change_tournament(code, |row| {
-                may_direct(row, by)?;
-                if row.status != TournamentStatus::Created {
-                    return Err(Refused::new(Refusal::NotNow, "the tournament has started"));
-                }
-                if row.state.active().count() < 2 {
-                    return Err(Refused::new(
-                        Refusal::NotNow,
-                        "a tournament needs two players to start",
-                    ));
-                }
-                row.starts_ms = Some(now_ms());
-                Ok(())
-            })
-            .await?;
+        self.change_tournament(code, |row| {
+            may_direct(row, by)?;
+            if row.status != TournamentStatus::Created {
+                return Err(Refused::new(Refusal::NotNow, "the tournament has started"));
+            }
+            if row.state.active().count() < 2 {
+                return Err(Refused::new(
+                    Refusal::NotNow,
+                    "a tournament needs two players to start",
+                ));
+            }
+            row.starts_ms = Some(now_ms());
+            Ok(())
+        })
+        .await?;
         self.step_tournament(code).await?;
-        self.tournament_view(code).await.or(Ok(view(&row)))
+        self.tournament_view(code).await
     }
 
     /// The operator holds tournament `code` (games in play go on, no new pairings), or lets it
