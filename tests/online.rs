@@ -175,6 +175,7 @@ fn a_game_online_from_the_online_screen_to_its_result() {
             color: SeatChoice::Silver,
             rated: false,
             listed: true,
+            days_per_move: None,
         },
     );
     assert_eq!(
@@ -344,6 +345,7 @@ fn hosting_on_this_computer_serves_a_friend_and_stops_when_asked() {
             color: SeatChoice::Silver,
             rated: false,
             listed: false,
+            days_per_move: None,
         },
     );
     // The friend, at the address the screen shows (this computer's address on its network).
@@ -497,6 +499,7 @@ fn a_browser_player_by_the_link_plays_the_desktop_game_to_its_end() {
             color: SeatChoice::Red,
             rated: false,
             listed: false,
+            days_per_move: None,
         },
     );
     // The link the Online screen shows, to send to the friend.

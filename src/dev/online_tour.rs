@@ -245,6 +245,7 @@ fn start(world: &mut World) -> Flow {
         color,
         rated,
         listed: true,
+        days_per_move: None,
     };
     let mut t = world.resource_mut::<Tour>();
     let (bea, cy) = (BotLog::default(), BotLog::default());

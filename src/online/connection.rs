@@ -83,6 +83,9 @@ pub(super) fn requests(
                     lobby: Vec::new(),
                     leaders: Vec::new(),
                     waiting: None,
+                    mine: Vec::new(),
+                    challenges: Vec::new(),
+                    tournament: None,
                 });
             }
             OnlineRequest::Connect => {}

@@ -7,7 +7,7 @@ use super::state::{LinkState, Online, OnlineFiles, OnlineNotice};
 use super::table::{Following, OnlineTable, Table, game_message};
 use crate::news::News;
 use bevy::prelude::*;
-use khet_protocol::{ClientMsg, ServerMsg};
+use khet_protocol::{ChallengeInfo, ChallengeStatus, ClientMsg, ServerMsg};
 
 pub(super) fn pump(
     mut online: ResMut<Online>,
@@ -35,6 +35,8 @@ pub(super) fn pump(
                     None => online.send(ClientMsg::Lobby),
                 }
                 online.send(ClientMsg::Leaderboard);
+                online.send(ClientMsg::MyGames);
+                online.send(ClientMsg::Challenges);
             }
             FromLink::Lost(why) => {
                 if !matches!(online.state, LinkState::Lost(_)) {
@@ -84,6 +86,10 @@ fn message(
     match msg {
         ServerMsg::Lobby { games } => online.lobby = games,
         ServerMsg::Leaderboard { players } => online.leaders = players,
+        ServerMsg::MyGames { games } => online.mine = games,
+        ServerMsg::Challenges { challenges } => online.challenges = challenges,
+        ServerMsg::Challenge { challenge } => challenged(online, challenge, news),
+        ServerMsg::Tournament { tournament } => online.tournament = Some(tournament),
         ServerMsg::Seat { code, secret, .. } => {
             files.file.remember(Seat {
                 server: online.server.clone(),
@@ -97,4 +103,23 @@ fn message(
         game => return Some(game),
     }
     None
+}
+
+/// A challenge of the player's as it stands now: kept while it waits, told when answered.
+fn challenged(online: &mut Online, challenge: ChallengeInfo, news: &mut MessageWriter<News>) {
+    online.challenges.retain(|c| c.id != challenge.id);
+    let told = match challenge.status {
+        ChallengeStatus::Pending => {
+            online.challenges.push(challenge);
+            return;
+        }
+        ChallengeStatus::Accepted => "accepted",
+        ChallengeStatus::Declined => "declined",
+        ChallengeStatus::Withdrawn => "withdrawn",
+        ChallengeStatus::Expired => "expired",
+    };
+    news.write(News::Online(format!(
+        "Online: the challenge of {} to {} was {told}.",
+        challenge.from.name, challenge.to.name
+    )));
 }

@@ -7,7 +7,7 @@ use super::link::Link;
 use super::seats::OnlineFile;
 use crate::news::News;
 use bevy::prelude::*;
-use khet_protocol::{ClientMsg, OpenGame, PlayerInfo};
+use khet_protocol::{ChallengeInfo, ClientMsg, MyGame, OpenGame, PlayerInfo, TournamentView};
 
 /// What the Online screen and the table ask of online play.
 #[derive(Message, Clone, Debug, PartialEq)]
@@ -48,6 +48,12 @@ pub struct Online {
     pub leaders: Vec<PlayerInfo>,
     /// The player's own game waiting for an opponent: its code.
     pub waiting: Option<String>,
+    /// The player's games at the server, those where it is their move first.
+    pub mine: Vec<MyGame>,
+    /// The player's challenges waiting for an answer, made and received.
+    pub challenges: Vec<ChallengeInfo>,
+    /// The tournament the player opened, as the server last said.
+    pub tournament: Option<Box<TournamentView>>,
 }
 
 impl Online {

@@ -208,9 +208,10 @@ pub(super) fn game_message(
         | ServerMsg::View { .. }
         // Tournaments are the Online screen's, not the table's.
         | ServerMsg::Tournament { .. }
-        // Challenges come only to a client that asks for them, which the game does not yet.
+        // The Online screen's (the pump keeps them).
         | ServerMsg::Challenges { .. }
-        | ServerMsg::Challenge { .. } => {}
+        | ServerMsg::Challenge { .. }
+        | ServerMsg::MyGames { .. } => {}
     }
 }
 

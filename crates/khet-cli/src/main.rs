@@ -641,6 +641,7 @@ fn online_request(
             color,
             rated,
             listed,
+            days_per_move: None,
         })),
         (false, Some(code), false) => Ok(online::Request::Join(code)),
         (false, None, true) => Ok(online::Request::Seek { clock, rated }),

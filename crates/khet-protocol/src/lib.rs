@@ -15,14 +15,20 @@
 
 #![warn(missing_docs)]
 
+mod challenge;
 #[cfg(feature = "client")]
 pub mod client;
+pub mod correspondence;
 mod mirror;
 mod names;
 pub mod reach;
 pub mod tournament;
 pub mod view;
 
+pub use challenge::{
+    CHALLENGE_LIFETIME_MS, ChallengeInfo, ChallengeStatus, MAX_PENDING_CHALLENGES,
+};
+pub use correspondence::{DAY_MS, DAYS_PER_MOVE, MyGame};
 pub use mirror::{Applied, Mirror, MirrorError};
 pub use names::{check_name, check_text, is_format_char};
 pub use tournament::{NewTournament, TournamentKind, TournamentStatus, TournamentView};
@@ -188,6 +194,10 @@ pub struct NewGame {
     /// Shown in the lobby for anyone to accept; a game made for a friend is not.
     #[serde(default)]
     pub listed: bool,
+    /// Days a move instead of a clock ([`correspondence`]); left out when none, so that an
+    /// older server still reads every other game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days_per_move: Option<u32>,
 }
 
 /// What a client says.
@@ -272,7 +282,9 @@ pub enum ClientMsg {
     AcceptTakeback,
     /// Decline it.
     DeclineTakeback,
-    /// The opponent has been gone [`ABANDON_GRACE_MS`]: end the game.
+    /// The opponent has been gone [`ABANDON_GRACE_MS`], or, in a correspondence game, their
+    /// days to move have run out (being away is how such a game is played): end the game, won
+    /// (on time, for days run out) or drawn.
     ClaimAbandoned {
         /// A draw instead of the win.
         #[serde(default)]
@@ -280,6 +292,9 @@ pub enum ClientMsg {
     },
     /// Keeps a quiet connection open through proxies; answered with [`ServerMsg::Pong`].
     Ping,
+    /// Ask for one's games being played or waiting for an opponent, those where it is one's
+    /// move first ([`ServerMsg::MyGames`]).
+    MyGames,
     /// Ask for one's pending challenges ([`ServerMsg::Challenges`]) and to be told of each new
     /// one and each change on this connection ([`ServerMsg::Challenge`]); asked for, not sent
     /// unasked, so that an older client never meets a message it cannot read.
@@ -341,57 +356,6 @@ pub enum ClientMsg {
         /// The tournament's code.
         code: String,
     },
-}
-
-/// What became of a challenge.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ChallengeStatus {
-    /// Waiting for the challenged player's answer.
-    Pending,
-    /// Accepted: the game is [`ChallengeInfo::game`].
-    Accepted,
-    /// Declined by the challenged player.
-    Declined,
-    /// Withdrawn by the challenger.
-    Withdrawn,
-    /// Not answered in time ([`CHALLENGE_LIFETIME_MS`]).
-    Expired,
-}
-
-/// How long a challenge waits for an answer: long enough for a player who is away for the day
-/// to find it when they come back.
-pub const CHALLENGE_LIFETIME_MS: u64 = 24 * 60 * 60 * 1000;
-
-/// The most challenges one player may have waiting for an answer at once, as the open-game
-/// caps bound creates: each is a stored row and a message to someone else.
-pub const MAX_PENDING_CHALLENGES: usize = 10;
-
-/// A challenge as both of its players see it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ChallengeInfo {
-    /// Its id, for [`ClientMsg::AcceptChallenge`] and the others.
-    pub id: String,
-    /// The challenger.
-    pub from: PlayerInfo,
-    /// The challenged player.
-    pub to: PlayerInfo,
-    /// The setup.
-    pub setup: String,
-    /// The time control.
-    pub clock: Option<ClockSpec>,
-    /// The challenger's side.
-    pub color: SeatChoice,
-    /// Rated or casual.
-    pub rated: bool,
-    /// The finished game this is a rematch of.
-    #[serde(default)]
-    pub rematch_of: Option<String>,
-    /// What became of it.
-    pub status: ChallengeStatus,
-    /// The game an accept created.
-    #[serde(default)]
-    pub game: Option<String>,
 }
 
 /// A player as others see them.
@@ -483,6 +447,13 @@ pub struct GameView {
     pub draw_offer: Option<Color>,
     /// Who asks for a take-back.
     pub takeback: Option<Color>,
+    /// Days a move, for a correspondence game (whose `clock` is none, as an older client,
+    /// which ignores this, sees it: a game without clocks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days_per_move: Option<u32>,
+    /// When the side to move's days run out, in the server's Unix milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_ms: Option<u64>,
 }
 
 /// Something that happened in a game; numbered in [`ServerMsg::Event`].
@@ -495,6 +466,9 @@ pub enum GameEvent {
         players: [PlayerInfo; 2],
         /// The clocks.
         clocks: Option<Clocks>,
+        /// In a correspondence game, when the side to move's days run out now.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        deadline_ms: Option<u64>,
     },
     /// A move was played (and its shot fired).
     Moved {
@@ -504,6 +478,9 @@ pub enum GameEvent {
         mv: String,
         /// The clocks after it.
         clocks: Option<Clocks>,
+        /// In a correspondence game, when the side to move's days run out now.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        deadline_ms: Option<u64>,
     },
     /// A draw is offered.
     DrawOffered {
@@ -531,6 +508,9 @@ pub enum GameEvent {
         plies: u32,
         /// The clocks after it.
         clocks: Option<Clocks>,
+        /// In a correspondence game, when the side to move's days run out now.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        deadline_ms: Option<u64>,
     },
     /// The game ended.
     Ended {
@@ -676,6 +656,12 @@ pub enum ServerMsg {
         /// The challenge as it stands now.
         challenge: ChallengeInfo,
     },
+    /// The answer to [`ClientMsg::MyGames`]: the player's games, those where it is their move
+    /// first (the soonest deadline first), then the rest, newest first.
+    MyGames {
+        /// The games.
+        games: Vec<MyGame>,
+    },
     /// A tournament as it is now, the answer to each of the tournament messages.
     Tournament {
         /// The tournament.
@@ -698,6 +684,10 @@ pub struct OpenGame {
     pub creator: PlayerInfo,
     /// The side the joiner gets, if the creator chose one.
     pub joiner_color: Option<Color>,
+    /// Days a move, for a correspondence game (which waits for an opponent while its creator
+    /// is away).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days_per_move: Option<u32>,
 }
 
 impl ClientMsg {
@@ -804,6 +794,7 @@ mod tests {
                 color: SeatChoice::Red,
                 rated: true,
                 listed: false,
+                days_per_move: None,
             }),
             ClientMsg::Move {
                 ply: 3,
@@ -818,6 +809,7 @@ mod tests {
                     color: SeatChoice::Random,
                     rated: false,
                     listed: false,
+                    days_per_move: None,
                 },
             },
             ClientMsg::Rematch {

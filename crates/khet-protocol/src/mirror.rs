@@ -86,12 +86,22 @@ impl Mirror {
         }
         let view = &mut self.view;
         match event {
-            GameEvent::Started { players, clocks } => {
+            GameEvent::Started {
+                players,
+                clocks,
+                deadline_ms,
+            } => {
                 view.players = [Some(players[0].clone()), Some(players[1].clone())];
                 view.clocks = *clocks;
+                view.deadline_ms = *deadline_ms;
                 view.status = Status::Playing;
             }
-            GameEvent::Moved { ply, mv, clocks } => {
+            GameEvent::Moved {
+                ply,
+                mv,
+                clocks,
+                deadline_ms,
+            } => {
                 if *ply as usize != self.game.turns().len() {
                     return Err(MirrorError::Gap {
                         have: self.event,
@@ -103,6 +113,7 @@ impl Mirror {
                     .map_err(|e| MirrorError::Engine(format!("{mv}: {e}")))?;
                 view.moves.push(mv.clone());
                 view.clocks = *clocks;
+                view.deadline_ms = *deadline_ms;
                 // Offers and requests lapse with the next move.
                 view.draw_offer = None;
                 view.takeback = None;
@@ -111,7 +122,11 @@ impl Mirror {
             GameEvent::DrawDeclined { .. } => view.draw_offer = None,
             GameEvent::TakebackRequested { by } => view.takeback = Some(*by),
             GameEvent::TakebackDeclined { .. } => view.takeback = None,
-            GameEvent::TakenBack { plies, clocks } => {
+            GameEvent::TakenBack {
+                plies,
+                clocks,
+                deadline_ms,
+            } => {
                 while self.game.turns().len() > *plies as usize {
                     self.game
                         .undo()
@@ -119,6 +134,7 @@ impl Mirror {
                 }
                 view.moves.truncate(*plies as usize);
                 view.clocks = *clocks;
+                view.deadline_ms = *deadline_ms;
                 view.takeback = None;
                 view.draw_offer = None;
             }
@@ -129,6 +145,7 @@ impl Mirror {
             } => {
                 view.result = Some(*result);
                 view.clocks = *clocks;
+                view.deadline_ms = None;
                 view.status = Status::Over;
                 view.draw_offer = None;
                 view.takeback = None;
@@ -189,6 +206,8 @@ mod tests {
             result: None,
             draw_offer: None,
             takeback: None,
+            days_per_move: None,
+            deadline_ms: None,
         }
     }
 
@@ -197,6 +216,7 @@ mod tests {
             ply,
             mv: mv.into(),
             clocks: None,
+            deadline_ms: None,
         }
     }
 

@@ -229,6 +229,14 @@ pub struct BoardView {
     pub shot: Option<ShotView>,
     /// The clocks as the server last sent them (a page counts down from them).
     pub clocks: Option<ClocksView>,
+    /// Days a move, for a correspondence game.
+    pub days_per_move: Option<u32>,
+    /// When the side to move's days run out (the server's Unix milliseconds).
+    pub deadline_ms: Option<u64>,
+    /// The time the side to move had left of their days when the server sent this: a page
+    /// counts down from it by its own clock, as from `clocks`, so that a device whose clock is
+    /// wrong still shows the right time.
+    pub left_ms: Option<u64>,
     /// `open`, `playing` or `over`.
     pub status: Status,
     /// The result in words.
@@ -305,6 +313,9 @@ impl BoardView {
             turn: id(game.side_to_move()),
             shot: game.last_turn().map(|t| ShotView::new(&t.shot)),
             clocks: info.clocks.map(ClocksView::from),
+            days_per_move: info.days_per_move,
+            deadline_ms: info.deadline_ms.filter(|_| playing),
+            left_ms: None,
             status: info.status,
             result: result.map(|r| r.to_string()),
             draw_offer: info.draw_offer.map(id),
@@ -345,6 +356,8 @@ mod tests {
             result: None,
             draw_offer: None,
             takeback: None,
+            days_per_move: None,
+            deadline_ms: None,
         };
         let mirror = Mirror::from_sync(3, Some(Color::Red), view).unwrap();
         BoardView::new(&mirror, Presence::default())

@@ -33,6 +33,7 @@ pub mod store;
 pub mod tls;
 pub mod tournament;
 mod util;
+pub use util::WallClock;
 mod views;
 pub mod watch;
 
@@ -176,6 +177,9 @@ pub struct Settings {
     pub trusted_proxies: Vec<edge::Prefix>,
     /// Other sites whose pages may open the WebSockets (`--allow-origin`).
     pub allowed_origins: Vec<String>,
+    /// The clock correspondence games' days are judged by: the system's, unless a test sets it
+    /// forward.
+    pub clock: std::sync::Arc<WallClock>,
 }
 
 impl Default for Settings {
@@ -190,6 +194,7 @@ impl Default for Settings {
             open_games: hub::OpenGameSettings::default(),
             trusted_proxies: Vec::new(),
             allowed_origins: Vec::new(),
+            clock: std::sync::Arc::default(),
         }
     }
 }
@@ -223,9 +228,11 @@ pub async fn serve(
         cluster,
         settings.open_games,
         settings.identity,
-    );
+    )
+    .with_clock(settings.clock.clone());
     tokio::spawn(hub.clone().sweep_networks());
     tokio::spawn(hub.clone().direct_tournaments());
+    tokio::spawn(hub.clone().expire_challenges());
     if let Some(incoming) = incoming {
         tokio::spawn(hub.clone().run_cluster(incoming));
     }

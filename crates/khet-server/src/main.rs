@@ -398,6 +398,7 @@ fn server_settings(
             rated_per_pair_per_day: args.rated_per_pair_per_day,
             bar_holds_network: Duration::from_secs_f64(args.bar_holds_network * 3600.0),
         },
+        clock: std::sync::Arc::default(),
     })
 }
 

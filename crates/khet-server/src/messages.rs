@@ -154,4 +154,8 @@ pub trait RoomHost: Send + Sync {
 
     /// Game `code` no longer waits for an opponent (it started, or was withdrawn).
     fn not_open(&self, code: &str);
+
+    /// The milliseconds since 1970 as the server's clock says ([`crate::WallClock`]): what
+    /// is stored, and what days a move are judged by.
+    fn now_ms(&self) -> u64;
 }

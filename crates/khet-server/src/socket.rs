@@ -284,7 +284,8 @@ impl Session {
         if let Next::Close(why) = self.send(json).await {
             return Next::Close(why);
         }
-        match self.views.as_mut().and_then(|v| v.after(json)) {
+        let now_ms = self.hub.now_ms();
+        match self.views.as_mut().and_then(|v| v.after(json, now_ms)) {
             Some(view) => self.send(&view).await,
             None => Next::Continue,
         }
@@ -397,6 +398,10 @@ impl Session {
                 let since = self.since(since);
                 self.follow(&code, None, since).await
             }
+            ClientMsg::MyGames => match self.hub.my_games(&self.player).await {
+                Ok(games) => self.send(&ServerMsg::MyGames { games }.to_json()).await,
+                Err(refused) => self.refuse(refused).await,
+            },
             ClientMsg::Challenges
             | ClientMsg::Challenge { .. }
             | ClientMsg::AcceptChallenge { .. }

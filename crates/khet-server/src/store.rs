@@ -11,7 +11,7 @@ use std::fmt;
 use std::path::Path;
 
 /// The schema's steps, built into the program.
-const MIGRATIONS: [(i64, &str, &str); 8] = [
+const MIGRATIONS: [(i64, &str, &str); 9] = [
     (1, "games", include_str!("../migrations/0001_games.sql")),
     (2, "leases", include_str!("../migrations/0002_leases.sql")),
     (
@@ -39,6 +39,11 @@ const MIGRATIONS: [(i64, &str, &str); 8] = [
         8,
         "rating history",
         include_str!("../migrations/0008_rating_history.sql"),
+    ),
+    (
+        9,
+        "correspondence",
+        include_str!("../migrations/0009_correspondence.sql"),
     ),
 ];
 
@@ -126,23 +131,25 @@ pub use rows::{GameRow, Lease, PairCap, PlayerRow, PublicGame, RatingChange, Sta
 use rows::{choice_text, ms, status_text, unms};
 pub use tournaments::{TournamentRow, TournamentStep};
 
-/// Both clocks and the event number of game `code`, in a transaction, if lease `token` still
-/// holds it. Made first in each transaction, so that PostgreSQL locks the game's row against a
-/// takeover until the commit.
+/// Both clocks, the event number and the turn's start (`now_ms`) of game `code`, in a
+/// transaction, if lease `token` still holds it. Made first in each transaction, so that
+/// PostgreSQL locks the game's row against a takeover until the commit.
 async fn set_clocks(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     code: &str,
     token: i64,
     clocks_ms: [u64; 2],
     event: u64,
+    now_ms: u64,
 ) -> Result<()> {
     let done = sqlx::query(
-        "UPDATE games SET silver_ms = $1, red_ms = $2, event = $3 WHERE code = $4 AND \
-         lease_token = $5",
+        "UPDATE games SET silver_ms = $1, red_ms = $2, event = $3, turn_ms = $4 WHERE code = \
+         $5 AND lease_token = $6",
     )
     .bind(ms(clocks_ms[0]))
     .bind(ms(clocks_ms[1]))
     .bind(ms(event))
+    .bind(ms(now_ms))
     .bind(code)
     .bind(token)
     .execute(&mut **tx)
@@ -160,8 +167,9 @@ async fn insert_game<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(
         "INSERT INTO games (code, setup, start, rated, listed, initial_ms, increment_ms, \
          creator_choice, silver_player, red_player, silver_secret, red_secret, status, \
          result, silver_ms, red_ms, event, created_ms, started_ms, ended_ms, owner, \
-         lease_token, lease_until_ms, tournament) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
-         $10, $11, $12, $13, NULL, $14, $15, $16, $17, $18, NULL, $19, $20, $21, $22)",
+         lease_token, lease_until_ms, tournament, days_per_move, turn_ms) VALUES ($1, $2, $3, \
+         $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, NULL, $14, $15, $16, $17, $18, NULL, $19, \
+         $20, $21, $22, $23, $24)",
     )
     .bind(&g.code)
     .bind(&g.setup)
@@ -185,9 +193,16 @@ async fn insert_game<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(
     .bind(g.lease.token)
     .bind(ms(g.lease.until_ms))
     .bind(g.tournament.clone())
+    .bind(g.days_per_move.map(i64::from))
+    .bind(g.turn_ms.map(ms))
     .execute(executor)
     .await?;
     Ok(())
+}
+
+/// A game and its number of moves (`plies`) from its row.
+fn game_and_plies(r: &AnyRow) -> Result<(GameRow, u64)> {
+    Ok((GameRow::from_row(r)?, unms(r.try_get("plies")?)))
 }
 
 /// A game of a public list from its row (the game's columns, both names and its plies).
@@ -432,7 +447,8 @@ impl Store {
         let done = sqlx::query(
             "UPDATE games SET silver_player = COALESCE(silver_player, $1), red_player = \
              COALESCE(red_player, $1), silver_secret = COALESCE(silver_secret, $2), red_secret \
-             = COALESCE(red_secret, $2), status = 'playing', event = $3, started_ms = $4 WHERE \
+             = COALESCE(red_secret, $2), status = 'playing', event = $3, started_ms = $4, \
+             turn_ms = $4 WHERE \
              code = $5 AND status = 'open' AND lease_token = $6 AND ($7 = 0 OR (SELECT \
              COUNT(*) FROM games p WHERE p.rated = 1 AND p.started_ms >= $8 AND \
              ((p.silver_player = $1 AND p.red_player = $9) OR (p.silver_player = $9 AND \
@@ -556,7 +572,7 @@ impl Store {
         now_ms: u64,
     ) -> Result<()> {
         let mut tx = self.pool.begin().await?;
-        set_clocks(&mut tx, code, token, clocks_ms, event).await?;
+        set_clocks(&mut tx, code, token, clocks_ms, event, now_ms).await?;
         sqlx::query(
             "INSERT INTO moves (code, ply, mv, silver_ms, red_ms, at_ms) VALUES ($1, $2, $3, $4, \
              $5, $6)",
@@ -573,7 +589,7 @@ impl Store {
         Ok(())
     }
 
-    /// Moves taken back: `plies` remain.
+    /// Moves taken back at `now_ms`: `plies` remain.
     pub async fn take_back(
         &self,
         code: &str,
@@ -581,9 +597,10 @@ impl Store {
         plies: u32,
         clocks_ms: [u64; 2],
         event: u64,
+        now_ms: u64,
     ) -> Result<()> {
         let mut tx = self.pool.begin().await?;
-        set_clocks(&mut tx, code, token, clocks_ms, event).await?;
+        set_clocks(&mut tx, code, token, clocks_ms, event, now_ms).await?;
         sqlx::query("DELETE FROM moves WHERE code = $1 AND ply >= $2")
             .bind(code)
             .bind(i64::from(plies))
@@ -777,7 +794,8 @@ impl Store {
 
     /// Withdraws (deletes, as its creator would) every open game created before `before_ms`
     /// that no node holds at `now_ms`, or that `mine` held before it restarted: nobody waits
-    /// for it any more. How many.
+    /// for it any more. A correspondence game waits its days a move, with or without its
+    /// creator. How many.
     pub async fn withdraw_overdue(
         &self,
         before_ms: u64,
@@ -785,7 +803,8 @@ impl Store {
         mine: Option<&str>,
     ) -> Result<u64> {
         let done = sqlx::query(
-            "DELETE FROM games WHERE status = 'open' AND created_ms < $1 AND (owner IS NULL OR \
+            "DELETE FROM games WHERE status = 'open' AND created_ms < $1 AND (days_per_move IS \
+             NULL OR created_ms + days_per_move * 86400000 < $2) AND (owner IS NULL OR \
              lease_until_ms < $2 OR owner = $3)",
         )
         .bind(ms(before_ms))
@@ -822,9 +841,7 @@ impl Store {
         .bind(i64::from(limit))
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| Ok((GameRow::from_row(r)?, unms(r.try_get("plies")?))))
-            .collect()
+        rows.iter().map(game_and_plies).collect()
     }
 
     /// The players with rated games, best first.

@@ -71,20 +71,24 @@ impl Views {
         }
     }
 
-    /// The game as the page draws it, once a whole game has come.
-    pub fn view(&self) -> Option<BoardView> {
-        Some(BoardView::new(self.mirror.as_ref()?, self.presence))
+    /// The game as the page draws it at `now_ms` (the server's clock), once a whole game has
+    /// come.
+    pub fn view(&self, now_ms: u64) -> Option<BoardView> {
+        let mut view = BoardView::new(self.mirror.as_ref()?, self.presence);
+        view.left_ms = view.deadline_ms.map(|d| d.saturating_sub(now_ms));
+        Some(view)
     }
 
     /// Takes `json`, a message just sent to a page that speaks the protocol; the
     /// [`ServerMsg::View`] to send after it, if it changed what the page shows. (A gap is the
-    /// connection's to mend: it follows the game again from the last event it sent.)
-    pub fn after(&mut self, json: &str) -> Option<String> {
+    /// connection's to mend: it follows the game again from the last event it sent.) `now_ms` is
+    /// the server's clock, which a correspondence game's time left is counted by.
+    pub fn after(&mut self, json: &str, now_ms: u64) -> Option<String> {
         let msg = ServerMsg::from_json(json).ok()?;
         if self.take(msg) != Seen::Changed {
             return None;
         }
-        let view = Box::new(self.view()?);
+        let view = Box::new(self.view(now_ms)?);
         Some(ServerMsg::View { view }.to_json())
     }
 }

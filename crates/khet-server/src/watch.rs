@@ -90,7 +90,7 @@ async fn watch(
                 return;
             }
         };
-        let again = follow(&mut socket, attached.catch_up, attached.rx, &budget).await;
+        let again = follow(&mut socket, &hub, attached.catch_up, attached.rx, &budget).await;
         let _ = room
             .send(Command::Detach {
                 seat: None,
@@ -108,6 +108,7 @@ async fn watch(
 /// connection has) is closed.
 async fn follow(
     socket: &mut WebSocket,
+    hub: &Hub,
     catch_up: Vec<Out>,
     mut rx: broadcast::Receiver<Out>,
     budget: &DefaultDirectRateLimiter,
@@ -145,7 +146,7 @@ async fn follow(
             Seen::Gap => return true,
             Seen::Broken => return false,
         }
-        if let Some(view) = views.view()
+        if let Some(view) = views.view(hub.now_ms())
             && !send_frame(socket, &view).await
         {
             return false;

@@ -74,6 +74,7 @@ fn players_on_two_nodes_finish_a_game_and_a_spectator_on_a_third_sees_every_move
         color: SeatChoice::Silver,
         rated: true,
         listed: false,
+        days_per_move: None,
     });
     let mut red = Client::connect(&b.url, "Red on B");
     red.join(&code);
@@ -126,6 +127,7 @@ fn the_lobby_and_quick_pairing_span_the_nodes() {
         color: SeatChoice::Random,
         rated: false,
         listed: true,
+        days_per_move: None,
     });
     let mut browsing = Client::connect(&b.url, "Browsing on B");
     browsing.send(&ClientMsg::Lobby);
@@ -168,6 +170,7 @@ fn a_node_killed_mid_game_has_its_games_finished_on_the_other_with_nothing_lost(
         color: SeatChoice::Silver,
         rated: false,
         listed: false,
+        days_per_move: None,
     });
     let mut red = Client::connect(&both_b, "Red on B");
     red.join(&code);

@@ -35,6 +35,8 @@ fn open_game(code: &str, owner: &str, until_ms: u64) -> GameRow {
             until_ms,
         },
         tournament: None,
+        days_per_move: None,
+        turn_ms: None,
     }
 }
 
@@ -96,7 +98,7 @@ fn one_node_at_a_time_and_the_one_that_lost_writes_nothing(backend: Backend) {
         };
         fenced(store.add_move("fencegam", 1, 0, "c1d2", [1, 1], 1, 2).await);
         fenced(store.set_event("fencegam", 1, 1).await);
-        fenced(store.take_back("fencegam", 1, 0, [1, 1], 1).await);
+        fenced(store.take_back("fencegam", 1, 0, [1, 1], 1, 2).await);
         let draw = khet_engine::GameResult::Draw {
             reason: khet_engine::DrawReason::Agreement,
         };

@@ -214,6 +214,8 @@ fn random_message(rng: &mut Rng, seat: Option<&(String, String)>) -> ClientMsg {
         color: khet_protocol::SeatChoice::Random,
         rated: rng.below(2) == 0,
         listed: rng.below(2) == 0,
+        // Offered days, days not offered, and days with a clock.
+        days_per_move: (rng.below(3) == 0).then(|| [1, 3, 14, 0, 4, 10_000][rng.below(6)]),
     };
     // A player's id, a challenge's id: the server's codes have their form, junk does not.
     let id = if rng.below(2) == 0 {
@@ -246,7 +248,7 @@ fn random_message(rng: &mut Rng, seat: Option<&(String, String)>) -> ClientMsg {
         listed: rng.below(2) == 0,
         starts_ms: (rng.below(2) == 0).then(|| rng.next_u64() % 4_000_000_000_000),
     };
-    match rng.below(28) {
+    match rng.below(29) {
         0 => ClientMsg::OfferDraw,
         1 => ClientMsg::AcceptDraw,
         2 => ClientMsg::DeclineDraw,
@@ -286,6 +288,7 @@ fn random_message(rng: &mut Rng, seat: Option<&(String, String)>) -> ClientMsg {
         24 => ClientMsg::WithdrawTournament { code },
         25 => ClientMsg::StartTournament { code },
         26 => ClientMsg::Tournament { code },
+        27 => ClientMsg::MyGames,
         _ => ClientMsg::Resign,
     }
 }
@@ -329,6 +332,7 @@ fn new_game(server: &Server, a: &mut Player, b: &mut Player, seed: u64) {
         rated: false,
         // Listed, so that `/games` shows it and the end replays it.
         listed: true,
+        days_per_move: None,
     });
     // Answers come before the pong after them; a pong left over from a message that happened
     // to be a ping can come first: then the next one.

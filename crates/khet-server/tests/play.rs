@@ -290,6 +290,7 @@ fn a_friend_who_opens_the_link_on_a_phone_sees_whose_game_the_board_and_one_name
         color: SeatChoice::Silver,
         rated: false,
         listed: false,
+        days_per_move: None,
     });
     let browser = Browser::phone(360, 640);
     browser.open(&format!("http://{}/play/{code}", server.addr));

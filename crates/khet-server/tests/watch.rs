@@ -87,6 +87,7 @@ fn a_browser_watches_a_game_live_moves_beams_clocks_and_result() {
         rated: false,
         // Listed: the lobby page shows only what is public.
         listed: true,
+        days_per_move: None,
     };
     let (mut silver, mut red, code): (Client, Client, String) = pair(&server.url, new);
     let paired = Instant::now();
@@ -255,6 +256,7 @@ fn names_with_markup_are_shown_as_text_and_run_nothing() {
         color: SeatChoice::Silver,
         rated: false,
         listed: true,
+        days_per_move: None,
     });
     let mut red = Client::connect(&server.url, odd);
     red.join(&code);

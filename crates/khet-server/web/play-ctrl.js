@@ -4,6 +4,7 @@
 // play-view.js draws the page from it. The server works out the game (its views carry the
 // legal moves): this knows no rules.
 
+import { parsePace } from "./clock.js";
 import { ComputerGame, forget, keptGame } from "./computer.js";
 import { VERSION, isCode } from "./protocol.js";
 import { Socket } from "./socket.js";
@@ -16,12 +17,12 @@ import { lastMoveText, sideName } from "./table.js";
 /** @typedef {import("./protocol.js").WatchFrame} WatchFrame */
 /** @typedef {import("./protocol.js").LegalMove} LegalMove */
 /** @typedef {import("./protocol.js").NewGame} NewGame */
-/** @typedef {import("./protocol.js").ClockSpec} ClockSpec */
 /** @typedef {import("./protocol.js").OpenGame} OpenGame */
 /** @typedef {import("./protocol.js").PlayerInfo} PlayerInfo */
 /** @typedef {import("./protocol.js").Offer} Offer */
 /** @typedef {import("./protocol.js").ShotView} ShotView */
 /** @typedef {import("./protocol.js").ChallengeInfo} ChallengeInfo */
+/** @typedef {import("./protocol.js").MyGame} MyGame */
 
 /**
  * What the page shows: the lobby (`home`), a friend's invitation to a game they have no name
@@ -50,6 +51,10 @@ const ACTIONS = {
   "decline-takeback": { msg: { type: "decline_takeback" } },
   "claim-win": { msg: { type: "claim_abandoned", draw: false } },
   "claim-draw": { msg: { type: "claim_abandoned", draw: true } },
+  // A correspondence game's opponent whose days ran out: the same claim, which the server judges
+  // by the days instead of the presence.
+  "claim-time": { msg: { type: "claim_abandoned", draw: false } },
+  "claim-time-draw": { msg: { type: "claim_abandoned", draw: true } },
   resign: { msg: { type: "resign" }, local: (g) => g.resign() },
 };
 
@@ -88,6 +93,11 @@ export class PlayCtrl {
     this.lobby = [];
     /** @type {PlayerInfo[]} */
     this.leaderboard = [];
+    /** The player's games not over, as the server last listed them (`my_games`), those where it
+     * is their move first. @type {MyGame[]} */
+    this.myGames = [];
+    /** When the list came (`performance.now()`): its times left count down from then. */
+    this.myGamesAt = 0;
     /** The player's challenges waiting for an answer, made and received. @type {ChallengeInfo[]} */
     this.challenges = [];
     /** What became of a challenge, or a refusal in the lobby, in words. */
@@ -193,6 +203,7 @@ export class PlayCtrl {
         if (this.view && this.playing(this.view) && this.view.code !== msg.code) {
           // An accepted challenge's seat while this game is played: kept for later.
           this.news = `Your challenge was accepted: game ${msg.code} waits for you under "Your games".`;
+          this.refreshMyGames();
           break;
         }
         this.code = msg.code;
@@ -207,6 +218,10 @@ export class PlayCtrl {
         break;
       case "leaderboard":
         this.leaderboard = msg.players;
+        break;
+      case "my_games":
+        this.myGames = msg.games;
+        this.myGamesAt = performance.now();
         break;
       case "challenges":
         this.challenges = msg.challenges;
@@ -238,8 +253,15 @@ export class PlayCtrl {
     } else {
       this.send({ type: "lobby" });
       this.send({ type: "leaderboard" });
+      this.refreshMyGames();
       this.screen = "home";
     }
+  }
+
+  /** Asks for the player's games again ("Your games"), when connected: quietly, for it is asked
+   * for unbidden (at the lobby, after a game, every minute there). */
+  refreshMyGames() {
+    if (this.welcomed && !this.computer) this.socket.send(/** @type {ClientMsg} */ ({ type: "my_games" }));
   }
 
   /** What a refusal means here, and what to do next.
@@ -365,8 +387,16 @@ export class PlayCtrl {
     this.send({ type: "create", ...game });
   }
 
-  /** @param {ClockSpec | null} clock @param {boolean} rated */
-  seek(clock, rated) {
+  /** Quick pairing, for a live game (the form's clock, `pace` as parsePace reads it).
+   * @param {string} pace @param {boolean} rated */
+  seek(pace, rated) {
+    const { clock, days_per_move: days } = parsePace(pace);
+    if (days) {
+      this.news = "Quick pairing is for live games: choose a clock, or create a game of days a " +
+        "move listed in the lobby for anyone.";
+      this.redraw();
+      return;
+    }
     this.send({ type: "seek", clock, rated });
   }
 
@@ -533,6 +563,8 @@ export class PlayCtrl {
   show(v) {
     const first = !this.view || this.view.code !== v.code;
     const moved = !!this.view && this.view.moves.length !== v.moves.length;
+    // A game that ends leaves the player's list of games.
+    if (!first && this.view && this.view.status !== "over" && v.status === "over") this.refreshMyGames();
     // What the status line tells: said again when it changes, not at every clock or presence.
     const situation = [v.status, v.moves.length, v.result, v.turn].join("|");
     const changed = first || situation !== this.lastSituation;

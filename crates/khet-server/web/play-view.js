@@ -4,13 +4,14 @@
 // is drawn again only when what it shows has changed, and a field being typed in is left alone.
 
 import { Board } from "./board.js";
-import { timeControl } from "./clock.js";
+import { daysText, paceText, timeLeftText } from "./clock.js";
 import { ratingText } from "./play-ctrl.js";
 import { drawBar, lastMoveText, listMoves, sideName, windowTitle } from "./table.js";
 
 /** @typedef {import("./play-ctrl.js").PlayCtrl} PlayCtrl */
 /** @typedef {import("./protocol.js").BoardView} BoardView */
 /** @typedef {import("./protocol.js").ChallengeInfo} ChallengeInfo */
+/** @typedef {import("./protocol.js").MyGame} MyGame */
 
 /** The element `id` (the page has it). @param {string} id @returns {any} */
 export const $ = (id) => /** @type {any} */ (document.getElementById(id));
@@ -27,10 +28,11 @@ function show(node, shown) {
 
 /**
  * When each button beside the board shows, from the view `v` and whether the viewer plays it now
- * (`playing`), against the computer (`computer`), and may claim the game of an opponent gone
- * past the grace period (`claimable`).
+ * (`playing`), against the computer (`computer`), may claim the game of an opponent gone
+ * past the grace period (`claimable`, a live game), or of an opponent whose days to move ran out
+ * (`timeUp`, a correspondence game).
  * @type {Record<string, (f: {v: BoardView, playing: boolean, them: string, computer: boolean,
- *   claimable: boolean}) => boolean>}
+ *   claimable: boolean, timeUp: boolean}) => boolean>}
  */
 const BUTTONS = {
   "offer-draw": (f) => f.playing && f.v.draw_offer === null && !f.computer,
@@ -42,6 +44,8 @@ const BUTTONS = {
   "decline-takeback": (f) => f.playing && f.v.takeback === f.them,
   "claim-win": (f) => f.claimable,
   "claim-draw": (f) => f.claimable,
+  "claim-time": (f) => f.timeUp,
+  "claim-time-draw": (f) => f.timeUp,
   resign: (f) => f.playing,
   hint: (f) => f.playing && f.computer,
   "new-game": (f) => f.computer,
@@ -54,6 +58,25 @@ function hasWebGL2() {
   } catch (_) {
     return false;
   }
+}
+
+/** The time the side to move has left of their days, `elapsed` ms after the view came
+ * (counted from what the server said was left, not from this device's clock, which may be
+ * wrong), or null (a live game, not started, or over). @param {BoardView} v
+ * @param {number} elapsed */
+function timeLeft(v, elapsed) {
+  return typeof v.left_ms === "number" ? v.left_ms - elapsed : null;
+}
+
+/** A correspondence game's days at the table: whose move and the time they have left (`Your
+ * move: 2 days 3 hours left`), its pace before it starts, or null (a live game, or over).
+ * @param {BoardView} v @param {number} elapsed */
+function daysLeft(v, elapsed) {
+  if (!v.days_per_move || v.status === "over" || v.result) return null;
+  const left = timeLeft(v, elapsed);
+  if (left === null) return daysText(v.days_per_move);
+  const who = v.you === v.turn ? "Your move" : `${sideName(v.turn)} to move`;
+  return `${who}: ${timeLeftText(left)}`;
 }
 
 /** A button with `data-` attributes, which the page's handlers find by.
@@ -81,7 +104,9 @@ export class PlayView {
     this.leadersDrawn = null;
     /** @type {unknown} */
     this.challengesDrawn = null;
-    this.mineDrawn = "";
+    /** "Your games" as last drawn (JSON: the list asked for again each minute is drawn again
+     * only when it changed, so that a link with the focus keeps it). */
+    this.myGamesDrawn = "";
     this.offerDrawn = false;
     this.nameDrawn = /** @type {string | null} */ (null);
     /** Whether the browser has WebGL2: asked once, when the server offers the 3D game.
@@ -171,21 +196,70 @@ export class PlayView {
     show($("computer-resume"), !!c.kept);
     if (this.lobbyDrawn !== c.lobby) this.renderLobby();
     if (this.leadersDrawn !== c.leaderboard) this.renderLeaderboard();
-    const mine = c.store.games().slice(0, 10);
-    if (this.mineDrawn !== mine.join()) {
-      this.mineDrawn = mine.join();
-      const list = $("mine");
-      list.replaceChildren();
-      for (const code of mine) {
-        const li = document.createElement("li");
-        const a = document.createElement("a");
-        a.href = `/play/${code}`;
-        a.textContent = code;
-        li.append(a);
-        list.append(li);
-      }
-      show($("mine-section"), mine.length > 0);
+    this.renderMyGames();
+    // The days left count down between the lists.
+    for (const span of $("my-games").querySelectorAll("[data-until]")) {
+      setText(span, timeLeftText(Number(span.dataset.until) - performance.now()));
     }
+  }
+
+  /** "Your games": the player's games not over, as the server lists them (those where it is
+   * their move first); none, no section. */
+  renderMyGames() {
+    const games = this.ctrl.myGames;
+    const json = JSON.stringify(games);
+    if (this.myGamesDrawn === json) return;
+    this.myGamesDrawn = json;
+    $("my-games").replaceChildren(...games.map((g) => this.myGameRow(g)));
+    show($("mine-section"), games.length > 0);
+  }
+
+  /** One of the player's games: `Your move · against Bea (1500) · Classic · 3 days a move ·
+   * rated · 2 days 3 hours left`, opened by its link where this browser holds its seat (a game
+   * played from another browser has none here). @param {MyGame} g */
+  myGameRow(g) {
+    const c = this.ctrl;
+    const seated = !!c.store.seats[g.code];
+    const li = document.createElement("li");
+    li.className = g.your_turn ? "my-game your-turn" : "my-game";
+    li.dataset.code = g.code;
+    if (g.your_turn) {
+      const mark = document.createElement("strong");
+      mark.className = "your-move";
+      mark.textContent = "Your move";
+      li.append(mark, " · ");
+    }
+    const who = g.opponent
+      ? `against ${g.opponent.name} (${ratingText(g.opponent)})` : "waiting for an opponent";
+    if (seated) {
+      const a = document.createElement("a");
+      a.href = `/play/${encodeURIComponent(g.code)}`;
+      a.dataset.open = g.code;
+      a.textContent = who;
+      li.append(a);
+    } else {
+      li.append(who);
+    }
+    const facts = [c.setupName(g.setup), paceText(g.clock, g.days_per_move, "no clock"),
+      g.rated ? "rated" : "casual"];
+    if (g.tournament) facts.push("a tournament's game");
+    li.append(` · ${facts.join(" · ")}`);
+    if (g.your_turn && g.days_per_move && typeof g.left_ms === "number") {
+      // Counted from what the server said was left when the list came.
+      const until = c.myGamesAt + g.left_ms;
+      const left = document.createElement("span");
+      left.className = "time-left";
+      left.dataset.until = String(until);
+      left.textContent = timeLeftText(until - performance.now());
+      li.append(" · ", left);
+    }
+    if (!seated) {
+      const elsewhere = document.createElement("span");
+      elsewhere.className = "elsewhere muted";
+      elsewhere.textContent = " (played from another browser)";
+      li.append(elsewhere);
+    }
+    return li;
   }
 
   renderLobby() {
@@ -196,7 +270,7 @@ export class PlayView {
     for (const g of games) {
       const row = document.createElement("tr");
       for (const text of [`${g.creator.name} (${Math.round(g.creator.rating)})`, g.setup,
-        timeControl(g.clock), g.rated ? "rated" : "casual"]) {
+        paceText(g.clock, g.days_per_move), g.rated ? "rated" : "casual"]) {
         const td = document.createElement("td");
         td.textContent = text;
         row.append(td);
@@ -262,7 +336,7 @@ export class PlayView {
   /** A challenge in words, as its player `mine` (the challenger) or the other sees it.
    * @param {ChallengeInfo} ch @param {boolean} mine */
   challengeText(ch, mine) {
-    const game = `${this.ctrl.setupName(ch.setup)}, ${ch.clock ? timeControl(ch.clock) : "no clock"}, ` +
+    const game = `${this.ctrl.setupName(ch.setup)}, ${paceText(ch.clock, ch.days_per_move, "no clock")}, ` +
       `${ch.rated ? "rated" : "casual"}`;
     const theirs = ch.color === "random" ? null : ch.color;
     if (mine) {
@@ -330,7 +404,8 @@ export class PlayView {
     document.title = windowTitle(v);
     setText($("title"), c.computer
       ? `Against the computer · ${c.setupName(v.setup)} · Khet ${v.edition}`
-      : `Game ${v.code} · ${c.setupName(v.setup)} · Khet ${v.edition}${v.rated ? " · rated" : ""}`);
+      : `Game ${v.code} · ${c.setupName(v.setup)} · Khet ${v.edition}${v.rated ? " · rated" : ""}` +
+        `${v.days_per_move ? ` · ${daysText(v.days_per_move)}` : ""}`);
     listMoves($("moves"), v.moves);
     const piecesText = $("pieces-text");
     piecesText.replaceChildren();
@@ -359,12 +434,17 @@ export class PlayView {
     drawBar($("player-top"), v, top, elapsed, { presence });
     const them = v.you === "silver" ? "red" : "silver";
     const playing = c.playing(v);
-    // The opponent gone long enough: the game may be claimed.
+    // The opponent gone long enough: a live game may be claimed (being away is how a
+    // correspondence game is played: only its days running out let it be claimed).
     const gone = v.presence.gone_ms[them === "silver" ? 0 : 1];
-    const claimable = !c.computer && playing &&
+    const claimable = !c.computer && playing && !v.days_per_move &&
       !v.presence.connected[them === "silver" ? 0 : 1] && gone !== null &&
       gone + elapsed >= v.presence.grace_ms;
-    const facts = { v, playing, them, computer: !!c.computer, claimable };
+    const left = timeLeft(v, elapsed);
+    const timeUp = !c.computer && playing && !!v.days_per_move && v.turn === them &&
+      left !== null && left <= 0;
+    const facts = { v, playing, them, computer: !!c.computer, claimable, timeUp };
+    this.renderDays(v, elapsed);
     for (const [id, shown] of Object.entries(BUTTONS)) show($(id), shown(facts));
     // After a game, a rematch: asked for, or the opponent's accepted, in one click.
     show($("rematch-bar"), !c.computer && !!v.you && v.status === "over");
@@ -373,5 +453,17 @@ export class PlayView {
       : rematch === "offered" ? "Accept the rematch" : "Rematch");
     $("rematch").disabled = rematch === "asked";
     show($("actions"), !!c.computer || (!!v.you && !v.result && v.status !== "over"));
+  }
+
+  /** A correspondence game's days instead of the clocks: whose move and the time left, counted
+   * down from what the server said was left, marked once none is (daysLeft).
+   * @param {BoardView} v @param {number} elapsed */
+  renderDays(v, elapsed) {
+    const days = daysLeft(v, elapsed);
+    const node = $("days-left");
+    show(node, days !== null);
+    setText(node, days || "");
+    const left = timeLeft(v, elapsed);
+    node.classList.toggle("out-of-time", !!days && left !== null && left <= 0);
   }
 }

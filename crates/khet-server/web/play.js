@@ -5,7 +5,7 @@
 // controller (play-input.js), and the connection is socket.js's, shared with the watch page.
 // This file puts them together and hands the page's forms and buttons to the controller.
 
-import { parseTimeControl } from "./clock.js";
+import { parsePace } from "./clock.js";
 import { PlayCtrl } from "./play-ctrl.js";
 import { listen } from "./play-input.js";
 import { $, PlayView } from "./play-view.js";
@@ -42,10 +42,12 @@ function onClick(id, f) {
 }
 
 onSubmit("name-form", () => ctrl.setName($("name").value));
-/** The game of the "Play a friend" form: created, or a challenge's. */
+/** The game of the "Play a friend" form: created, or a challenge's. Its clock or its days a move
+ * (`days_per_move`, left out for a live game).
+ * @returns {import("./protocol.js").NewGame} */
 const settings = () => ({
   setup: $("setup").value,
-  clock: parseTimeControl($("clock").value),
+  ...parsePace($("clock").value),
   color: $("color").value,
   rated: $("rated").checked,
   listed: $("listed").checked,
@@ -55,11 +57,21 @@ onSubmit("join-form", () => ctrl.joinText($("code").value));
 onSubmit("computer-form", () => ctrl.playComputer({
   setup: $("computer-setup").value, level: $("level").value, you: $("computer-color").value,
 }));
-onClick("seek", () => ctrl.seek(parseTimeControl($("clock").value), $("rated").checked));
+onClick("seek", () => ctrl.seek($("clock").value, $("rated").checked));
 // The lobby's Join buttons, drawn with its list.
 $("lobby").addEventListener("click", (/** @type {Event} */ e) => {
   const button = e.target instanceof Element ? e.target.closest("[data-join]") : null;
   if (button instanceof HTMLElement && button.dataset.join) ctrl.open(button.dataset.join);
+});
+
+// "Your games": a game whose seat this browser holds opens here, as the lobby's Join does (a
+// click with a modifier key is the browser's: a new tab loads the page at the game).
+$("my-games").addEventListener("click", (/** @type {MouseEvent} */ e) => {
+  const link = e.target instanceof Element ? e.target.closest("a[data-open]") : null;
+  if (!(link instanceof HTMLElement) || !link.dataset.open) return;
+  if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  ctrl.open(link.dataset.open);
 });
 
 // The leaderboard's Challenge buttons, and the Accept, Decline and Withdraw of challenges.
@@ -79,7 +91,8 @@ $("challenge-list").addEventListener("click", (/** @type {Event} */ e) => {
 onClick("rematch", () => ctrl.rematch());
 
 for (const id of ["offer-draw", "accept-draw", "decline-draw", "claim-repetition", "takeback",
-  "accept-takeback", "decline-takeback", "claim-win", "claim-draw"]) {
+  "accept-takeback", "decline-takeback", "claim-win", "claim-draw", "claim-time",
+  "claim-time-draw"]) {
   onClick(id, () => ctrl.act(id));
 }
 onClick("resign", () => {
@@ -102,5 +115,10 @@ onClick("copy", async () => {
 window.addEventListener("popstate", () => ctrl.addressChanged());
 // The clocks count down, and a gone opponent's time runs out, between the server's messages.
 setInterval(() => ctrl.redraw(), 250);
+// The player's games, asked for again every minute at the lobby (a correspondence opponent's
+// move may come at any time).
+setInterval(() => {
+  if (ctrl.screen === "home") ctrl.refreshMyGames();
+}, 60000);
 ctrl.start();
 view.render();

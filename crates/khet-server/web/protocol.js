@@ -40,6 +40,8 @@ export const isSecret = (s) => typeof s === "string" && /^[0-9a-f]{32}$/.test(s)
  * @property {boolean} rated
  * @property {PlayerInfo} creator
  * @property {Color | null} joiner_color
+ * @property {number} [days_per_move] days a move, for a correspondence game (which stays in the
+ *   lobby while its creator is away); left out for a live game
  */
 /**
  * @typedef {"open" | "playing" | "over"} Status
@@ -101,7 +103,12 @@ export const isSecret = (s) => typeof s === "string" && /^[0-9a-f]{32}$/.test(s)
  * @property {string[]} moves
  * @property {Side} turn
  * @property {ShotView | null} shot
- * @property {ClocksView | null} clocks
+ * @property {ClocksView | null} clocks none in a correspondence game
+ * @property {number | null} days_per_move days a move, for a correspondence game
+ * @property {number | null} deadline_ms when the side to move's days run out (the server's Unix
+ *   milliseconds), in a correspondence game being played
+ * @property {number | null} left_ms the time the side to move had left of their days when the
+ *   view was sent (a page counts down from it, not by its own clock)
  * @property {Status} status
  * @property {string | null} result in words
  * @property {Side | null} draw_offer
@@ -128,6 +135,7 @@ export const isSecret = (s) => typeof s === "string" && /^[0-9a-f]{32}$/.test(s)
  *   | {type: "request_takeback"} | {type: "accept_takeback"} | {type: "decline_takeback"}
  *   | {type: "claim_abandoned", draw: boolean}
  *   | {type: "ping"}
+ *   | {type: "my_games"}
  *   | {type: "challenges"}
  *   | {type: "challenge", player: string, game: NewGame}
  *   | {type: "accept_challenge" | "decline_challenge" | "withdraw_challenge", id: string}
@@ -140,6 +148,8 @@ export const isSecret = (s) => typeof s === "string" && /^[0-9a-f]{32}$/.test(s)
  * @property {"silver" | "red" | "random"} color
  * @property {boolean} rated
  * @property {boolean} listed
+ * @property {number} [days_per_move] days a move (1, 2, 3, 5, 7 or 14) instead of a clock: then
+ *   `clock` is null; left out for a live game
  */
 
 // ---- What the server says (`khet_protocol::ServerMsg`) ----------------------------------
@@ -163,11 +173,30 @@ export const isSecret = (s) => typeof s === "string" && /^[0-9a-f]{32}$/.test(s)
  * @property {"silver" | "red" | "random"} color the challenger's side
  * @property {boolean} rated
  * @property {string | null} rematch_of the finished game it is a rematch of
+ * @property {number} [days_per_move] days a move, for a correspondence game
  * @property {ChallengeStatus} status
  * @property {string | null} game the game an accept created
  */
 /**
  * @typedef {{type: "refused", code: Refusal, reason: string}} Refused
+ */
+/**
+ * @typedef {object} MyGame One of the player's games not over (`khet_protocol::MyGame`), as
+ *   their list of games shows it.
+ * @property {string} code
+ * @property {string} setup
+ * @property {"open" | "playing"} status
+ * @property {Color | null} color the player's side, once known
+ * @property {PlayerInfo | null} opponent once there is one
+ * @property {boolean} your_turn
+ * @property {number} plies moves played
+ * @property {boolean} rated
+ * @property {ClockSpec | null} clock
+ * @property {number | null} days_per_move
+ * @property {number | null} deadline_ms when the side to move's days run out (the server's Unix
+ *   milliseconds)
+ * @property {number | null} left_ms the time left then, when the list was sent
+ * @property {string | null} tournament the tournament it is a game of
  */
 /**
  * The messages the play page acts on; the rest (`sync`, `event`, `presence`, `pong`) reach it
@@ -179,6 +208,7 @@ export const isSecret = (s) => typeof s === "string" && /^[0-9a-f]{32}$/.test(s)
  *   | {type: "leaderboard", players: PlayerInfo[]}
  *   | {type: "challenges", challenges: ChallengeInfo[]}
  *   | {type: "challenge", challenge: ChallengeInfo}
+ *   | {type: "my_games", games: MyGame[]}
  *   | Refused
  *   | {type: "sync" | "event" | "presence" | "pong"}} ServerMsg
  */

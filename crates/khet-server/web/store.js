@@ -90,12 +90,6 @@ export class Store {
     this.save("khet.seats", this.seats);
   }
 
-  /** The codes of the games kept, newest first. */
-  games() {
-    return Object.keys(this.seats)
-      .sort((a, b) => (this.seats[b].since || 0) - (this.seats[a].since || 0));
-  }
-
   /** @param {string} key @param {boolean} turned */
   setTurned(key, turned) {
     this.turned[key] = turned;

@@ -19,7 +19,8 @@ export function windowTitle(v) {
 /**
  * Draws `side`'s bar (an element holding `.name`, `.presence` and `.clock`) for view `v`,
  * `elapsed` milliseconds after it came: the running clock counted down, and how long a player
- * has been away when `presence` is wanted (not in a game against the computer).
+ * has been away when `presence` is wanted (not in a game against the computer; in a
+ * correspondence game, where days away are how it is played, only that they are away).
  * @param {HTMLElement} bar @param {BoardView} v @param {Side} side @param {number} elapsed
  * @param {{presence: boolean}} options
  */
@@ -35,8 +36,8 @@ export function drawBar(bar, v, side, elapsed, { presence }) {
   clock.classList.toggle("running", running(v, side));
   const gone = v.presence.gone_ms[i];
   const away = presence && v.players[i] && !v.presence.connected[i] && v.status === "playing";
-  part(".presence").textContent = away
-    ? `(away ${Math.floor(((gone || 0) + elapsed) / 1000)} s)` : "";
+  part(".presence").textContent = !away ? ""
+    : v.days_per_move ? "(away)" : `(away ${Math.floor(((gone || 0) + elapsed) / 1000)} s)`;
 }
 
 /**

@@ -619,6 +619,8 @@ impl KhetGame {
             result,
             draw_offer: None,
             takeback: None,
+            days_per_move: None,
+            deadline_ms: None,
         };
         Ok(json(&khet_protocol::view::BoardView::of(
             &self.game,

@@ -2,7 +2,11 @@
 //! code, quick pairing, the lobby, the leaderboard, the games to return to, hosting a server on
 //! this computer) and, at the table,
 //! what online play adds: the connection's state, the opponent gone and the claim, and the
-//! opponent's take-back request.
+//! opponent's take-back request. Games that last days (the paces offered, the player's games
+//! at the server, the days left at the table) are in `days`.
+
+mod club;
+mod days;
 
 use super::{
     HostPort, Hosting, LinkState, Online, OnlineFiles, OnlineNotice, OnlineRequest, OnlineTable,
@@ -12,11 +16,16 @@ use crate::settings::Settings;
 use crate::theme::{PanelSet, PanelSpace, nav, side_panel};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+pub use days::{Pace, pace_choices};
 use khet_engine::{Color as Side, TimeControl};
 use khet_protocol::{ClientMsg, ClockSpec, NewGame, SeatChoice};
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Form>()
+        .add_systems(
+            OnEnter(Screen::Online),
+            (days::ask_for_games, club::ask_again),
+        )
         .add_systems(
             EguiPrimaryContextPass,
             screen
@@ -25,7 +34,14 @@ pub(crate) fn plugin(app: &mut App) {
         )
         .add_systems(
             EguiPrimaryContextPass,
-            (players, connection, opponent_gone, takeback_asked)
+            (
+                players,
+                connection,
+                opponent_gone,
+                days::days_left,
+                takeback_asked,
+                club::table_rematch,
+            )
                 .run_if(resource_exists::<OnlineTable>.and_then(in_state(Screen::Playing)))
                 .in_set(PanelSet::Overlays),
         );
@@ -35,13 +51,33 @@ pub(crate) fn plugin(app: &mut App) {
 #[derive(Resource)]
 pub struct Form {
     pub setup: &'static str,
-    /// An index into [`clock_choices`].
+    /// An index into [`pace_choices`].
     pub clock: usize,
     pub color: SeatChoice,
     pub rated: bool,
     pub listed: bool,
     pub code: String,
     pub pairing_rated: bool,
+    /// The code typed to open a tournament.
+    pub tournament: String,
+}
+
+impl Form {
+    /// The game the form describes, to create or to challenge someone to.
+    pub fn new_game(&self) -> NewGame {
+        let pace = pace_choices()
+            .get(self.clock)
+            .copied()
+            .unwrap_or(Pace::Clock(None));
+        NewGame {
+            setup: self.setup.to_string(),
+            clock: pace.clock(),
+            color: self.color,
+            rated: self.rated,
+            listed: self.listed,
+            days_per_move: pace.days(),
+        }
+    }
 }
 
 impl Default for Form {
@@ -54,6 +90,7 @@ impl Default for Form {
             listed: true,
             code: String::new(),
             pairing_rated: false,
+            tournament: String::new(),
         }
     }
 }
@@ -71,7 +108,7 @@ pub fn clock_choices() -> Vec<Option<ClockSpec>> {
 }
 
 fn clock_label(clock: Option<ClockSpec>) -> String {
-    clock.map_or_else(|| "no clock".to_string(), |c| format!("{c}"))
+    khet_protocol::correspondence::pace(clock, None)
 }
 
 fn screen(
@@ -355,9 +392,15 @@ fn connected(
     });
     ui.separator();
     lobby(ui, online, requests);
+    club::challenges(ui, online, requests);
     ui.separator();
-    leaderboard(ui, online, requests);
-    games_to_return(ui, files, requests);
+    leaderboard(ui, online, form, requests);
+    club::tournament(ui, online, form, requests);
+    if online.mine.is_empty() {
+        games_to_return(ui, files, requests);
+    } else {
+        days::my_games(ui, online, files, requests);
+    }
 }
 
 fn create_form(ui: &mut egui::Ui, form: &mut Form, requests: &mut MessageWriter<OnlineRequest>) {
@@ -375,12 +418,16 @@ fn create_form(ui: &mut egui::Ui, form: &mut Form, requests: &mut MessageWriter<
                 });
             ui.end_row();
             ui.label("Clock");
-            let choices = clock_choices();
+            let choices = pace_choices();
+            let chosen = choices
+                .get(form.clock)
+                .copied()
+                .unwrap_or(Pace::Clock(None));
             egui::ComboBox::from_id_salt("online-clock")
-                .selected_text(clock_label(choices.get(form.clock).copied().flatten()))
+                .selected_text(chosen.label())
                 .show_ui(ui, |ui| {
-                    for (i, c) in choices.iter().enumerate() {
-                        ui.selectable_value(&mut form.clock, i, clock_label(*c));
+                    for (i, pace) in choices.iter().enumerate() {
+                        ui.selectable_value(&mut form.clock, i, pace.label());
                     }
                 });
             ui.end_row();
@@ -395,13 +442,7 @@ fn create_form(ui: &mut egui::Ui, form: &mut Form, requests: &mut MessageWriter<
     ui.checkbox(&mut form.rated, "Rated (no take-backs)");
     ui.checkbox(&mut form.listed, "Show it in the lobby for anyone");
     if ui.button("Create").clicked() {
-        requests.write(OnlineRequest::Send(ClientMsg::Create(NewGame {
-            setup: form.setup.to_string(),
-            clock: clock_choices().get(form.clock).copied().flatten(),
-            color: form.color,
-            rated: form.rated,
-            listed: form.listed,
-        })));
+        requests.write(OnlineRequest::Send(ClientMsg::Create(form.new_game())));
     }
 }
 
@@ -427,7 +468,7 @@ fn lobby(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<Online
                 ui.small(format!(
                     "{}, {}, {rated}, {you}",
                     g.setup,
-                    clock_label(g.clock)
+                    khet_protocol::correspondence::pace(g.clock, g.days_per_move)
                 ));
                 let own = me.as_deref() == Some(g.creator.id.as_str());
                 if ui.add_enabled(!own, egui::Button::new("Accept")).clicked() {
@@ -440,7 +481,12 @@ fn lobby(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<Online
         });
 }
 
-fn leaderboard(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<OnlineRequest>) {
+fn leaderboard(
+    ui: &mut egui::Ui,
+    online: &Online,
+    form: &Form,
+    requests: &mut MessageWriter<OnlineRequest>,
+) {
     ui.horizontal(|ui| {
         ui.strong("Leaderboard");
         if ui.small_button("Refresh").clicked() {
@@ -459,6 +505,7 @@ fn leaderboard(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<
                 ui.label(&p.name);
                 ui.label(p.rating_text());
                 ui.small(format!("{} games", p.games));
+                club::challenge_button(ui, online, &p.id, form, requests);
                 ui.end_row();
             }
         });
@@ -488,7 +535,7 @@ fn players(mut contexts: EguiContexts, space: Res<PanelSpace>, table: Res<Online
             );
         }
         let rated = if view.rated { "rated" } else { "casual" };
-        let clock = view.clock.map_or("no clock".into(), |c| c.to_string());
+        let clock = khet_protocol::correspondence::pace(view.clock, view.days_per_move);
         let watching = if table.you().is_none() {
             " · watching"
         } else {
@@ -535,7 +582,11 @@ fn opponent_gone(
         return Ok(());
     };
     let view = &table.mirror.view;
-    if view.status != khet_protocol::Status::Playing || view.result.is_some() {
+    // Being away is how a game of days a move is played (`days::days_left`).
+    if view.status != khet_protocol::Status::Playing
+        || view.result.is_some()
+        || view.days_per_move.is_some()
+    {
         return Ok(());
     }
     let Some(gone) = absence.gone(you.other()) else {

@@ -269,6 +269,7 @@ async fn pair(urls: Arc<Vec<String>>, n: u64, think: Duration, until: Instant, s
                 color: SeatChoice::Silver,
                 rated: false,
                 listed: false,
+                days_per_move: None,
             };
             send(&mut a, &ClientMsg::Create(new)).await?;
             let code = loop {

@@ -12,7 +12,7 @@ use super::{Hub, Seat};
 use crate::cluster::{Answer, Request};
 use crate::messages::{Command, Notice, Refused};
 use crate::store::{ChallengeRow, PlayerRow};
-use crate::util::{lock, now_ms};
+use crate::util::lock;
 use khet_engine::Color;
 use khet_protocol::{
     ChallengeInfo, ChallengeStatus, ClientMsg, MAX_PENDING_CHALLENGES, NewGame, Refusal,
@@ -24,6 +24,10 @@ use tokio::sync::{broadcast, oneshot};
 
 /// How many notices a connection may fall behind before it is sent its list again.
 const NOTICES_KEPT: usize = 16;
+
+/// How often challenges past their time are marked expired, and both players told: a player
+/// waiting for an answer learns within this that none will come.
+const EXPIRY_SWEEP: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Each player's connections on this node that hear of their challenges.
 #[derive(Default)]
@@ -114,6 +118,30 @@ impl Hub {
         }
     }
 
+    /// Marks the challenges past their time expired, every [`EXPIRY_SWEEP`], and tells both
+    /// players of each (the node whose sweep marked it tells them, once, on every node).
+    pub async fn expire_challenges(self) {
+        let mut every = tokio::time::interval(EXPIRY_SWEEP);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            every.tick().await;
+            let expired = match self.inner.store.expire_challenges(self.now_ms()).await {
+                Ok(rows) => rows,
+                Err(e) => {
+                    crate::metrics::failed("expiring challenges", &e);
+                    continue;
+                }
+            };
+            for row in expired {
+                let from = self.known_player(&row.challenger).await;
+                let to = self.known_player(&row.challenged).await;
+                if let (Ok(from), Ok(to)) = (from, to) {
+                    self.announce(&info(&row, &from, &to)).await;
+                }
+            }
+        }
+    }
+
     async fn known_player(&self, id: &str) -> Result<PlayerRow, Refused> {
         self.inner
             .store
@@ -142,7 +170,7 @@ impl Hub {
         if new.rated {
             self.may_play_rated(from).await?;
         }
-        let now = now_ms();
+        let now = self.now_ms();
         let pending = self.inner.store.pending_challenges(&from.id, now).await?;
         let made: Vec<&ChallengeRow> = pending.iter().filter(|c| c.challenger == from.id).collect();
         if made.len() >= MAX_PENDING_CHALLENGES {
@@ -162,6 +190,7 @@ impl Hub {
             challenged: to.to_string(),
             setup: catalogue_name(&setup.name).map_or_else(|| new.setup.clone(), str::to_string),
             clock: new.clock,
+            days_per_move: new.days_per_move,
             color: new.color,
             rated: new.rated,
             rematch_of: rematch_of.map(str::to_string),
@@ -178,7 +207,11 @@ impl Hub {
 
     /// Player `id`'s challenges waiting for an answer, made and received, oldest first.
     pub async fn pending_challenges(&self, id: &str) -> Result<Vec<ChallengeInfo>, Refused> {
-        let rows = self.inner.store.pending_challenges(id, now_ms()).await?;
+        let rows = self
+            .inner
+            .store
+            .pending_challenges(id, self.now_ms())
+            .await?;
         let mut players: HashMap<String, PlayerRow> = HashMap::new();
         let mut list = Vec::with_capacity(rows.len());
         for row in rows {
@@ -228,7 +261,12 @@ impl Hub {
     ) -> Result<(), Refused> {
         let challenged = status == ChallengeStatus::Declined;
         let mut row = self.pending_of(id, &player.id, challenged).await?;
-        if !self.inner.store.end_challenge(id, status, now_ms()).await? {
+        if !self
+            .inner
+            .store
+            .end_challenge(id, status, self.now_ms())
+            .await?
+        {
             return Err(unknown_challenge());
         }
         row.status = status;
@@ -269,7 +307,7 @@ impl Hub {
         // creates a game.
         let store = &self.inner.store;
         if !store
-            .end_challenge(id, ChallengeStatus::Accepted, now_ms())
+            .end_challenge(id, ChallengeStatus::Accepted, self.now_ms())
             .await?
         {
             return Err(unknown_challenge());
@@ -280,6 +318,7 @@ impl Hub {
             color: row.color,
             rated: row.rated,
             listed: false,
+            days_per_move: row.days_per_move,
         };
         let (theirs, mine) = match self.seat_both(&challenger, player, &new).await {
             Ok(seats) => seats,
@@ -364,7 +403,7 @@ impl Hub {
         let pending = self
             .inner
             .store
-            .pending_challenges(&player.id, now_ms())
+            .pending_challenges(&player.id, self.now_ms())
             .await?;
         let theirs = pending
             .iter()
@@ -385,6 +424,7 @@ impl Hub {
             },
             rated: game.rated,
             listed: false,
+            days_per_move: game.days_per_move,
         };
         self.challenge(player, &opponent, &new, Some(code)).await?;
         Ok(None)
@@ -411,6 +451,7 @@ fn info(row: &ChallengeRow, from: &PlayerRow, to: &PlayerRow) -> ChallengeInfo {
         color: row.color,
         rated: row.rated,
         rematch_of: row.rematch_of.clone(),
+        days_per_move: row.days_per_move,
         status: row.status,
         game: row.game.clone(),
     }
@@ -439,10 +480,11 @@ mod tests {
                 color: SeatChoice::Random,
                 rated: false,
                 listed: false,
+                days_per_move: None,
             };
             let made = hub.challenge(&ada, &bea.id, &new, None).await.unwrap();
             let store = hub.store();
-            let now = now_ms();
+            let now = hub.now_ms();
             assert_eq!(
                 store.pending_challenges(&bea.id, now).await.unwrap().len(),
                 1

@@ -206,6 +206,8 @@ impl Hub {
                         until_ms: self.lease_until(),
                     },
                     tournament: Some(row.code.clone()),
+                    days_per_move: None,
+                    turn_ms: Some(now),
                 });
                 p.code = Some(code);
             }

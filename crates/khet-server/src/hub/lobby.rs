@@ -91,6 +91,7 @@ mod tests {
                 games: 0,
             },
             joiner_color: None,
+            days_per_move: None,
         }
     }
 

@@ -1,13 +1,15 @@
 //! The live games of one server: which room runs each game (or, on a node among several, which
 //! proxy reaches it on its node). Its jobs, each in a file of its own: games loaded from the
 //! store and taken up (`loading`), the seats a client asks for before it plays (`seats`), the
-//! lobby of open games (`lobby`), and the node's life among the others (`nodes`).
+//! lobby of open games (`lobby`), a player's own games (`mine`), and the node's life among the
+//! others (`nodes`).
 
 mod challenges;
 mod directing;
 mod holds;
 mod loading;
 mod lobby;
+mod mine;
 mod nodes;
 mod open;
 mod seats;
@@ -112,6 +114,8 @@ struct Inner {
     openers: Mutex<open::Openers>,
     /// The connections here that hear of their players' challenges.
     listeners: challenges::Listeners,
+    /// The clock correspondence games' days are judged by.
+    clock: Arc<crate::util::WallClock>,
 }
 
 /// The server's live games; cheap to clone.
@@ -166,8 +170,23 @@ impl Hub {
                 open_games,
                 openers: Mutex::new(open::Openers::default()),
                 listeners: challenges::Listeners::default(),
+                clock: Arc::default(),
             }),
         }
+    }
+
+    /// The hub judging days by `clock` (a test's, set forward); made before the hub is shared.
+    pub fn with_clock(mut self, clock: Arc<crate::util::WallClock>) -> Hub {
+        match Arc::get_mut(&mut self.inner) {
+            Some(inner) => inner.clock = clock,
+            None => tracing::error!("a hub's clock set after it was shared: left as it was"),
+        }
+        self
+    }
+
+    /// The milliseconds since 1970 as the server's clock says.
+    pub fn now_ms(&self) -> u64 {
+        self.inner.clock.now_ms()
     }
 
     /// How long a player must be gone before the other may claim the game.
@@ -344,5 +363,9 @@ impl RoomHost for Hub {
 
     fn not_open(&self, code: &str) {
         Hub::not_open(self, code);
+    }
+
+    fn now_ms(&self) -> u64 {
+        Hub::now_ms(self)
     }
 }

@@ -486,6 +486,7 @@ mod tests {
             color: SeatChoice::Silver,
             rated: false,
             listed: false,
+            days_per_move: None,
         };
         let seat = hub.create(&silver, &new, None).await.unwrap();
         let code = seat.code.clone();

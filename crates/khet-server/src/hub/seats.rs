@@ -78,6 +78,8 @@ impl Hub {
                 until_ms: self.lease_until(),
             },
             tournament: None,
+            days_per_move: new.days_per_move,
+            turn_ms: None,
         };
         // From its insert to its room a new game is a stored game not over without a live room,
         // which a node looking for games to take up (its own included: a restarted node takes
@@ -178,6 +180,7 @@ impl Hub {
             color: SeatChoice::Random,
             rated,
             listed: true,
+            days_per_move: None,
         };
         self.create(player, &new, address).await
     }
@@ -300,6 +303,10 @@ pub(super) fn offered(new: &NewGame) -> Result<Setup, Refused> {
     if let Some(clock) = new.clock {
         clock
             .check()
+            .map_err(|e| Refused::new(Refusal::BadGame, e))?;
+    }
+    if let Some(days) = new.days_per_move {
+        khet_protocol::correspondence::check_days(days, new.clock)
             .map_err(|e| Refused::new(Refusal::BadGame, e))?;
     }
     Ok(setup)

@@ -20,6 +20,8 @@ pub struct ChallengeRow {
     pub setup: String,
     /// The time control.
     pub clock: Option<ClockSpec>,
+    /// Days a move, for a correspondence game.
+    pub days_per_move: Option<u32>,
     /// The challenger's side.
     pub color: SeatChoice,
     /// Rated or casual.
@@ -67,6 +69,10 @@ impl ChallengeRow {
                 initial_ms: unms(i),
                 increment_ms: unms(increment.unwrap_or(0)),
             }),
+            days_per_move: row
+                .try_get::<Option<i64>, _>("days_per_move")?
+                .map(|d| u32::try_from(d).map_err(|_| bad("number of days")))
+                .transpose()?,
             color: color.parse().map_err(|_| bad("colour"))?,
             rated: row.try_get::<i64, _>("rated")? != 0,
             rematch_of: row.try_get("rematch_of")?,
@@ -87,8 +93,8 @@ impl Store {
     pub async fn insert_challenge(&self, c: &ChallengeRow) -> Result<()> {
         sqlx::query(
             "INSERT INTO challenges (id, challenger, challenged, setup, initial_ms, increment_ms, \
-             color, rated, rematch_of, status, game, created_ms) VALUES ($1, $2, $3, $4, $5, $6, \
-             $7, $8, $9, $10, $11, $12)",
+             color, rated, rematch_of, status, game, created_ms, days_per_move) VALUES ($1, $2, \
+             $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
         )
         .bind(&c.id)
         .bind(&c.challenger)
@@ -102,6 +108,7 @@ impl Store {
         .bind(status_text(c.status))
         .bind(&c.game)
         .bind(ms(c.created_ms))
+        .bind(c.days_per_move.map(i64::from))
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -157,6 +164,19 @@ impl Store {
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// Marks every pending challenge past its time at `now_ms` expired: those it marked.
+    pub async fn expire_challenges(&self, now_ms: u64) -> Result<Vec<ChallengeRow>> {
+        let rows = sqlx::query(
+            "UPDATE challenges SET status = 'expired', ended_ms = $1 WHERE status = 'pending' \
+             AND created_ms < $2 RETURNING *",
+        )
+        .bind(ms(now_ms))
+        .bind(oldest_pending(now_ms))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(ChallengeRow::from_row).collect()
     }
 
     /// The game accepted challenge `id` created.

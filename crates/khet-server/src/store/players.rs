@@ -1,8 +1,8 @@
 //! What a player's page shows: their listed games, newest first, and their rating after each
-//! rated game.
+//! rated game; and what their own list of games shows them.
 
 use super::rows::unms;
-use super::{PublicGame, Result, Store};
+use super::{GameRow, PublicGame, Result, Store};
 use sqlx::Row;
 
 /// A player's rating after a rated game.
@@ -31,6 +31,21 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(super::public_game).collect()
+    }
+
+    /// Player `id`'s games not over (waiting for an opponent or being played), listed or not,
+    /// each with its number of moves, newest first, at most `limit`.
+    pub async fn unfinished_of(&self, id: &str, limit: u32) -> Result<Vec<(GameRow, u64)>> {
+        let rows = sqlx::query(
+            "SELECT g.*, (SELECT COUNT(*) FROM moves m WHERE m.code = g.code) AS plies FROM \
+             games g WHERE (g.silver_player = $1 OR g.red_player = $1) AND g.status <> 'over' \
+             ORDER BY g.created_ms DESC LIMIT $2",
+        )
+        .bind(id)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(super::game_and_plies).collect()
     }
 
     /// Player `id`'s rating after each of their rated games, oldest first.

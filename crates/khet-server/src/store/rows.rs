@@ -105,6 +105,11 @@ pub struct GameRow {
     /// The tournament it is a game of: its seats are its two players', each of whom takes
     /// theirs by their identity (no secret was handed out when it was paired).
     pub tournament: Option<String>,
+    /// Days a move, for a correspondence game (which has no clock).
+    pub days_per_move: Option<u32>,
+    /// When the side to move's turn began (Unix milliseconds): the game's start, or its last
+    /// move or take-back.
+    pub turn_ms: Option<u64>,
 }
 
 /// Which node owns a game, with which token, until when.
@@ -143,6 +148,17 @@ pub(super) fn unms(v: i64) -> u64 {
 }
 
 impl GameRow {
+    /// When the side to move's days run out (Unix milliseconds), in a correspondence game
+    /// being played: the game's days a move from the turn's start.
+    pub fn deadline_ms(&self) -> Option<u64> {
+        let days = self.days_per_move?;
+        if self.status != Status::Playing {
+            return None;
+        }
+        let since = self.turn_ms.or(self.started_ms)?;
+        Some(since.saturating_add(u64::from(days) * khet_protocol::DAY_MS))
+    }
+
     pub(super) fn from_row(row: &AnyRow) -> Result<GameRow> {
         let bad = |what: &str| StoreError::Corrupt(format!("a stored game has a bad {what}"));
         let status = match row.try_get::<String, _>("status")?.as_str() {
@@ -188,6 +204,11 @@ impl GameRow {
                 until_ms: unms(row.try_get("lease_until_ms")?),
             },
             tournament: row.try_get("tournament")?,
+            days_per_move: row
+                .try_get::<Option<i64>, _>("days_per_move")?
+                .map(|d| u32::try_from(d).map_err(|_| bad("number of days")))
+                .transpose()?,
+            turn_ms: row.try_get::<Option<i64>, _>("turn_ms")?.map(unms),
         })
     }
 }

@@ -719,6 +719,7 @@ pub fn casual() -> NewGame {
         color: SeatChoice::Silver,
         rated: false,
         listed: false,
+        days_per_move: None,
     }
 }
 
@@ -766,7 +767,12 @@ pub fn next_text(socket: &mut tungstenite::WebSocket<TcpStream>) -> Option<Strin
 
 /// Opens `/play` on a new browser profile and gives a name; the page says hello.
 pub fn arrive(browser: &browser::Browser, server: &Server, name: &str) {
-    browser.open(&format!("http://{}/play", server.addr));
+    arrive_at(browser, &server.addr.to_string(), name);
+}
+
+/// [`arrive`] at the server at `addr` (`HOST:PORT`), a process of the test's own or another.
+pub fn arrive_at(browser: &browser::Browser, addr: &str, name: &str) {
+    browser.open(&format!("http://{addr}/play"));
     browser.until("the name form", "!document.getElementById('home').hidden");
     browser.type_into("#name", name);
     browser.click("#name-form button");

@@ -1,12 +1,15 @@
 //! One live game: a task that owns the engine's game, the clocks and the seats. Connections send
 //! it commands on a channel and receive its events on a broadcast; nothing else changes a game,
-//! so its commands are handled one at a time, each stored before it is announced.
+//! so its commands are handled one at a time, each stored before it is announced. A
+//! correspondence game's days are judged in `correspondence`.
+
+mod correspondence;
+mod followers;
 
 use crate::identity;
 use crate::messages::{Attached, Command, Out, Refused, RoomHost};
 use crate::rating;
 use crate::store::{GameRow, PairCap, PlayerRow, Store, StoreError};
-use crate::util::now_ms;
 use khet_engine::{Color, Game, GameError, GameResult, parse_position};
 use khet_protocol::{
     ClientMsg, Clocks, GameEvent, GameView, OpenGame, Refusal, SeatChoice, ServerMsg, Status,
@@ -191,6 +194,10 @@ impl Room {
         if self.row.status != Status::Open || self.fenced {
             return None;
         }
+        if let Some(until) = self.open_until_ms() {
+            let left = until.saturating_sub(self.host.now_ms());
+            return Some(Instant::now() + Duration::from_millis(left));
+        }
         let creator = Color::ALL
             .into_iter()
             .find(|c| self.row.players[c.index()].is_some())?;
@@ -320,6 +327,8 @@ impl Room {
             result: self.game.result(),
             draw_offer: self.draw_offer,
             takeback: self.takeback,
+            days_per_move: self.row.days_per_move,
+            deadline_ms: self.deadline_ms(),
         }
     }
 
@@ -353,19 +362,25 @@ impl Room {
         let open = self.row.status == Status::Open && self.row.listed;
         let creator = self.players.iter().flatten().next();
         let entry = match (open, creator) {
-            // A game waits in the lobby while its creator is there to play it.
-            (true, Some(creator)) if self.connected.iter().any(|&c| c > 0) => Some(OpenGame {
-                code: self.row.code.clone(),
-                setup: self.row.setup.clone(),
-                clock: self.row.clock,
-                rated: self.row.rated,
-                creator: creator.info(),
-                joiner_color: match self.row.creator_choice {
-                    SeatChoice::Silver => Some(Color::Red),
-                    SeatChoice::Red => Some(Color::Silver),
-                    SeatChoice::Random => None,
-                },
-            }),
+            // A game waits in the lobby while its creator is there to play it; a
+            // correspondence game waits while they are away.
+            (true, Some(creator))
+                if self.connected.iter().any(|&c| c > 0) || self.row.days_per_move.is_some() =>
+            {
+                Some(OpenGame {
+                    code: self.row.code.clone(),
+                    setup: self.row.setup.clone(),
+                    clock: self.row.clock,
+                    rated: self.row.rated,
+                    creator: creator.info(),
+                    joiner_color: match self.row.creator_choice {
+                        SeatChoice::Silver => Some(Color::Red),
+                        SeatChoice::Red => Some(Color::Silver),
+                        SeatChoice::Random => None,
+                    },
+                    days_per_move: self.row.days_per_move,
+                })
+            }
             _ => None,
         };
         self.host
@@ -407,6 +422,7 @@ impl Room {
         }
         let cap = self.rated_join(&player).await?;
         let n = self.row.event + 1;
+        let now = self.host.now_ms();
         if !self
             .store
             .start_game(
@@ -415,7 +431,7 @@ impl Room {
                 &player.id,
                 &secret_hash,
                 n,
-                now_ms(),
+                now,
                 cap.as_ref(),
             )
             .await
@@ -427,6 +443,8 @@ impl Room {
         self.row.secrets[free.index()] = Some(secret_hash);
         self.players[free.index()] = Some(player);
         self.row.status = Status::Playing;
+        self.row.started_ms = Some(now);
+        self.row.turn_ms = Some(now);
         self.host.not_open(&self.row.code);
         if self.clock_runs() {
             self.turn_started = Some(Instant::now());
@@ -442,6 +460,7 @@ impl Room {
                 GameEvent::Started {
                     players: [silver, red],
                     clocks,
+                    deadline_ms: self.deadline_ms(),
                 },
             );
         }
@@ -481,7 +500,7 @@ impl Room {
             Some(opponent) if policy.rated_per_pair_per_day > 0 => Some(PairCap {
                 opponent: opponent.clone(),
                 games: policy.rated_per_pair_per_day,
-                since_ms: now_ms().saturating_sub(identity::DAY_MS),
+                since_ms: self.host.now_ms().saturating_sub(identity::DAY_MS),
             }),
             _ => None,
         })
@@ -570,81 +589,6 @@ impl Room {
         Ok(Attached { you, rx, catch_up })
     }
 
-    /// Counts a follower: a player is here (and everyone is told), or one more spectator.
-    fn count(&mut self, seat: Option<Color>) {
-        match seat {
-            Some(side) => {
-                self.connected[side.index()] += 1;
-                self.gone_since[side.index()] = None;
-                self.send_presence();
-                self.update_lobby();
-            }
-            None => self.spectators += 1,
-        }
-    }
-
-    /// A follower on node `node` detaches: uncounted if the room still counts it for that node.
-    fn detach_remote(&mut self, node: &str, seat: Option<Color>) {
-        let Some(list) = self.remote.get_mut(node) else {
-            return;
-        };
-        if let Some(i) = list.iter().position(|f| f.seat == seat) {
-            list.swap_remove(i);
-            if list.is_empty() {
-                self.remote.remove(node);
-            }
-            self.detach(seat);
-        }
-    }
-
-    /// Counts node `from`'s followers as it says: those said and not counted count (this node
-    /// had taken `from` for gone), those counted and not said stop (their detach was lost),
-    /// unless attached less than `young` ago.
-    fn recount(&mut self, from: String, mut said: Vec<Option<Color>>, young: Duration) {
-        let list = self.remote.entry(from).or_default();
-        // The oldest match first (those counted because said before any attached): an unmatched
-        // one is then the youngest, which may stay.
-        list.sort_by_key(|f| f.attached);
-        let mut gone = Vec::new();
-        list.retain(|f| {
-            if let Some(i) = said.iter().position(|s| *s == f.seat) {
-                said.swap_remove(i);
-                true
-            } else if f.attached.is_some_and(|t| t.elapsed() < young) {
-                true
-            } else {
-                gone.push(f.seat);
-                false
-            }
-        });
-        list.extend(said.iter().map(|&seat| RemoteFollower {
-            seat,
-            attached: None,
-        }));
-        self.remote.retain(|_, list| !list.is_empty());
-        for seat in said {
-            self.count(seat);
-        }
-        for seat in gone {
-            self.detach(seat);
-        }
-    }
-
-    fn detach(&mut self, seat: Option<Color>) {
-        match seat {
-            Some(side) => {
-                let c = &mut self.connected[side.index()];
-                *c = c.saturating_sub(1);
-                if *c == 0 {
-                    self.gone_since[side.index()] = Some(Instant::now());
-                    self.send_presence();
-                    self.update_lobby();
-                }
-            }
-            None => self.spectators = self.spectators.saturating_sub(1),
-        }
-    }
-
     async fn act(&mut self, seat: Color, action: ClientMsg) -> Result<(), Refused> {
         if action == ClientMsg::Resign && self.row.status == Status::Open {
             return self.withdraw().await;
@@ -710,6 +654,9 @@ impl Room {
                 self.takeback = None;
                 Ok(())
             }
+            ClientMsg::ClaimAbandoned { draw } if self.row.days_per_move.is_some() => {
+                self.claim_days(seat, draw).await
+            }
             ClientMsg::ClaimAbandoned { draw } => {
                 let gone = seat.other();
                 let away = self.gone_since[gone.index()].map(|t| t.elapsed());
@@ -773,10 +720,12 @@ impl Room {
         };
         let n = self.row.event + 1;
         let token = self.row.lease.token;
+        let now = self.host.now_ms();
         self.store
-            .add_move(&self.row.code, token, ply, &text, clocks_ms, n, now_ms())
+            .add_move(&self.row.code, token, ply, &text, clocks_ms, n, now)
             .await
             .map_err(|e| self.lost(e))?;
+        self.row.turn_ms = Some(now);
         self.game = game;
         self.clocks_ms = clocks_ms;
         self.turn_started = self.clock_runs().then(Instant::now);
@@ -789,6 +738,7 @@ impl Room {
                 ply,
                 mv: text,
                 clocks,
+                deadline_ms: self.deadline_ms(),
             },
         );
         if let Some(result) = self.game.result()
@@ -861,17 +811,34 @@ impl Room {
         let plies = u32::try_from(game.turns().len()).unwrap_or(u32::MAX);
         let clocks_ms = self.clocks().map_or(self.clocks_ms, |c| c.remaining_ms);
         let n = self.row.event + 1;
+        let now = self.host.now_ms();
         self.store
-            .take_back(&self.row.code, self.row.lease.token, plies, clocks_ms, n)
+            .take_back(
+                &self.row.code,
+                self.row.lease.token,
+                plies,
+                clocks_ms,
+                n,
+                now,
+            )
             .await
             .map_err(|e| self.lost(e))?;
+        self.row.turn_ms = Some(now);
         self.game = game;
         self.clocks_ms = clocks_ms;
         self.turn_started = self.clock_runs().then(Instant::now);
         self.takeback = None;
         self.draw_offer = None;
         let clocks = self.clocks();
-        self.publish(n, GameEvent::TakenBack { plies, clocks });
+        let deadline_ms = self.deadline_ms();
+        self.publish(
+            n,
+            GameEvent::TakenBack {
+                plies,
+                clocks,
+                deadline_ms,
+            },
+        );
         Ok(())
     }
 
@@ -911,7 +878,7 @@ impl Room {
                 result,
                 clocks_ms,
                 n,
-                now_ms(),
+                self.host.now_ms(),
                 &changes,
                 &casual,
             )
