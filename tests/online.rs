@@ -1,9 +1,10 @@
 //! The Online screen's flow, headless, against a real server on 127.0.0.1 and a real opponent (a
 //! protocol client): connect, create a game and get its code, the opponent joins, moves both
 //! ways at the table, a draw offer declined, the opponent gone, the game closed and opened again
-//! taking its seat from `online.ron`, and the server's result on the table; and a game played
-//! to its end against a browser player (headless Chromium on the server's play page, by clicks)
-//! who came by the link the Online screen shows.
+//! taking its seat from `online.ron`, and the server's result on the table; a challenge to a game
+//! of days a move answered from the Online screen, and the player's games at the server listed on
+//! coming back to it; and a game played to its end against a browser player (headless Chromium
+//! on the server's play page, by clicks) who came by the link the Online screen shows.
 
 mod common;
 
@@ -306,6 +307,71 @@ fn a_game_online_from_the_online_screen_to_its_result() {
     assert!(
         on_disk.contains(&code) && on_disk.contains("over: true"),
         "{on_disk}"
+    );
+    drop(app);
+    runtime.shutdown_background();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A challenge reaches the Online screen (its list asked for on connecting), is accepted there,
+/// and its game of three days a move goes to the table; the player's move there is sent, and,
+/// back on the Online screen, the game is listed at the server as the opponent's move.
+#[test]
+fn a_challenge_to_a_game_of_days_is_accepted_on_the_online_screen_and_listed_after() {
+    let dir = temp_dir("online-challenge");
+    let (runtime, url, mut app) = connected_to_a_server(&dir);
+    let ada = match state(&app) {
+        Some(LinkState::Connected(me)) => me.id,
+        other => panic!("not connected: {other:?}"),
+    };
+    let conn = Connection::open(&url, &format!("{:032x}", 0xBEA_u64), "Bea").unwrap();
+    let mut bea = Opponent { conn, mirror: None };
+    bea.conn
+        .send(&ClientMsg::Challenge {
+            player: ada,
+            game: NewGame {
+                setup: "khet2/classic".into(),
+                clock: None,
+                color: SeatChoice::Red,
+                rated: false,
+                listed: false,
+                days_per_move: Some(3),
+            },
+        })
+        .unwrap();
+    until(&mut app, "the challenge on the Online screen", |a| {
+        a.world().resource::<Online>().challenges.len() == 1
+    });
+    let challenge = app.world().resource::<Online>().challenges[0].clone();
+    assert_eq!(challenge.from.name, "Bea");
+    assert_eq!(challenge.days_per_move, Some(3));
+
+    send(
+        &mut app,
+        OnlineRequest::Send(ClientMsg::AcceptChallenge { id: challenge.id }),
+    );
+    at_the_table(&mut app, [Player::Person, Player::Online]);
+    let view = &app.world().resource::<OnlineTable>().mirror.view;
+    assert_eq!(view.days_per_move, Some(3));
+    assert!(view.deadline_ms.is_some(), "Ada's days are counted");
+    until(&mut app, "the answered challenge gone from the list", |a| {
+        a.world().resource::<Online>().challenges.is_empty()
+    });
+    send(&mut app, SquareClicked(sq("e1")));
+    send(&mut app, SquareClicked(sq("e2")));
+    assert_eq!(game(&app).game.turns().len(), 1, "Ada's move at the table");
+    bea.pump("Ada's move", |b| b.plies() == 1);
+
+    common::go_to(&mut app, Screen::Online);
+    until(&mut app, "the game listed", |a| {
+        a.world().resource::<Online>().mine.len() == 1
+    });
+    let listed = &app.world().resource::<Online>().mine[0];
+    assert!(!listed.your_turn && listed.plies == 1, "{listed:?}");
+    assert_eq!(listed.days_per_move, Some(3));
+    assert_eq!(
+        listed.opponent.as_ref().map(|p| p.name.as_str()),
+        Some("Bea")
     );
     drop(app);
     runtime.shutdown_background();

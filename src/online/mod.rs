@@ -44,6 +44,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<OnlineNotice>()
         .init_resource::<HostPort>()
         .add_systems(Startup, read_files)
+        .add_systems(OnEnter(crate::screen::Screen::Online), pump::ask_again)
         .add_systems(
             Update,
             (

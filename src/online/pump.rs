@@ -123,3 +123,18 @@ fn challenged(online: &mut Online, challenge: ChallengeInfo, news: &mut MessageW
         challenge.from.name, challenge.to.name
     )));
 }
+
+/// On coming back to the Online screen, what it lists is asked for again: the player's games (one
+/// may have ended, or an opponent moved, meanwhile) and the tournament opened (a round may have
+/// been paired).
+pub(super) fn ask_again(online: Option<Res<Online>>) {
+    let Some(online) = online else {
+        return;
+    };
+    online.send(ClientMsg::MyGames);
+    if let Some(t) = &online.tournament {
+        online.send(ClientMsg::Tournament {
+            code: t.code.clone(),
+        });
+    }
+}

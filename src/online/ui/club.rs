@@ -230,17 +230,6 @@ fn opponent(game: &khet_protocol::tournament::TournamentPairing, me: Option<&str
     }
 }
 
-/// Asks again for what the screen shows of the club on coming back to it.
-pub(super) fn ask_again(online: Option<Res<Online>>) {
-    if let Some(online) = online
-        && let Some(t) = &online.tournament
-    {
-        online.send(ClientMsg::Tournament {
-            code: t.code.clone(),
-        });
-    }
-}
-
 /// At the table, once a game the player played is over: a window with the rematch, below the
 /// players' window.
 pub(super) fn table_rematch(

@@ -48,14 +48,6 @@ pub fn pace_choices() -> Vec<Pace> {
         .collect()
 }
 
-/// Asks for the player's games on coming back to the Online screen (a game may have ended, or
-/// an opponent moved, meanwhile).
-pub(super) fn ask_for_games(online: Option<Res<Online>>) {
-    if let Some(online) = online {
-        online.send(ClientMsg::MyGames);
-    }
-}
-
 /// What a game of the list says of whose move it is.
 fn whose_move(game: &MyGame, now_ms: u64) -> String {
     match (game.status, game.your_turn, game.deadline_ms) {

@@ -23,10 +23,6 @@ use khet_protocol::{ClientMsg, ClockSpec, NewGame, SeatChoice};
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Form>()
         .add_systems(
-            OnEnter(Screen::Online),
-            (days::ask_for_games, club::ask_again),
-        )
-        .add_systems(
             EguiPrimaryContextPass,
             screen
                 .run_if(in_state(Screen::Online))
