@@ -140,6 +140,21 @@ fn the_tournament_page_follows_its_players_and_results_live() {
     let after = rows(&browser);
     let first = after.lines().next().unwrap_or_default();
     assert!(first.starts_with(&format!("1 | {winner} | 1 |")), "{after}");
+    // The crosstable: each player's game by the opponent's place, side and score, linked to
+    // its record.
+    let cells = browser.eval(
+        "[...document.querySelectorAll('#crosstable tbody tr')].map(r => { \
+         const c = r.querySelector('td[data-round=\"1\"]'); \
+         const a = c && c.querySelector('a'); \
+         return [c ? c.textContent : '', a ? a.getAttribute('href') : '']; })",
+    );
+    let record = format!("/games/{game}.ron");
+    assert_eq!(
+        cells,
+        serde_json::json!([["2r1", record], ["1s0", record], ["", ""]]),
+        "the winner played Red against the second, the second Silver against the first, and \
+         Cleo, withdrawn before it, no game"
+    );
     // And the tournaments' page lists it.
     browser.open(&format!("http://{}/tournaments", server.addr));
     browser.until(
@@ -370,4 +385,36 @@ fn a_players_page_draws_the_rating_graph_and_lists_their_games_and_tournaments()
     let (status, board) = server.get("/players");
     assert_eq!(status, 200);
     assert!(board.contains(&id), "{board}");
+
+    // A visitor who has never played here has no challenge to make; one who has challenges
+    // from the page, through the play page.
+    assert_eq!(
+        browser.eval("document.getElementById('challenge').hidden"),
+        serde_json::Value::Bool(true)
+    );
+    silver.send(&ClientMsg::Challenges);
+    arrive(&browser, &server, "Vic");
+    browser.open(&format!("http://{}/players/{id}", server.addr));
+    browser.until(
+        "the challenge link",
+        "!document.getElementById('challenge').hidden && \
+         document.getElementById('challenge').textContent === 'Challenge Sam <i>the</i> Silver'",
+    );
+    browser.click("#challenge");
+    browser.until(
+        "the play page's challenge button",
+        "document.getElementById('challenge-player') && \
+         !document.getElementById('challenge-player').hidden",
+    );
+    browser.click("#challenge-player");
+    let asked = Instant::now();
+    let challenge = loop {
+        assert!(asked.elapsed() < PATIENCE, "no challenge reached Sam");
+        if let Some(ServerMsg::Challenge { challenge }) = silver.pump(Duration::from_millis(100)) {
+            break challenge;
+        }
+    };
+    assert_eq!(challenge.from.name, "Vic");
+    assert_eq!(challenge.to.id, id);
+    browser.until("the hash gone", "location.hash === ''");
 }

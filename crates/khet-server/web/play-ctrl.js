@@ -36,6 +36,16 @@ function codeInAddress() {
   return isCode(part) ? part : null;
 }
 
+/** The player the address asks to challenge (`#challenge=ID&name=NAME`, as a player's page
+ * links here), if any: their id, and their name as the page named them (only ever shown as
+ * text). @returns {{id: string, name: string} | null} */
+function challengeInAddress() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const id = params.get("challenge") || "";
+  if (!isCode(id)) return null;
+  return { id, name: (params.get("name") || "").trim() || "this player" };
+}
+
 /** `Rating 1500?`. @param {PlayerInfo} p */
 export const ratingText = (p) => `${Math.round(p.rating)}${p.deviation > 110 ? "?" : ""}`;
 
@@ -102,6 +112,9 @@ export class PlayCtrl {
     this.challenges = [];
     /** What became of a challenge, or a refusal in the lobby, in words. */
     this.news = "";
+    /** The player the address asks to challenge, until the challenge is sent.
+     * @type {{id: string, name: string} | null} */
+    this.wanted = challengeInAddress();
     /** What the server offers (its setups, the computer), once read. @type {Offer | null} */
     this.offer = null;
     /** The board seen from Red's side. */
@@ -255,7 +268,26 @@ export class PlayCtrl {
       this.send({ type: "leaderboard" });
       this.refreshMyGames();
       this.screen = "home";
+      this.offerWanted();
     }
+  }
+
+  /** At the lobby, the player the address asks to challenge: how to (the Challenge button
+   * beside Create, with the game of "Play a friend"); none for the player themselves. */
+  offerWanted() {
+    const wanted = this.wanted;
+    if (!wanted) return;
+    if (this.player && this.player.id === wanted.id) {
+      this.dropWanted();
+      return;
+    }
+    this.news = `Choose the game in "Play a friend" below, then press Challenge to challenge ${wanted.name}.`;
+  }
+
+  /** The address's challenge is done with: forgotten, and gone from the address. */
+  dropWanted() {
+    this.wanted = null;
+    history.replaceState(history.state, "", location.pathname + location.search);
   }
 
   /** Asks for the player's games again ("Your games"), when connected: quietly, for it is asked
@@ -458,10 +490,14 @@ export class PlayCtrl {
     }
   }
 
-  /** Challenges player `id` to a game of `game`'s settings (never listed).
+  /** Challenges player `id` to a game of `game`'s settings (never listed); the address's
+   * challenge, once sent, leaves the address. Whether it was sent.
    * @param {string} id @param {NewGame} game */
   challenge(id, game) {
-    this.send({ type: "challenge", player: id, game: { ...game, listed: false } });
+    const sent = this.send({ type: "challenge", player: id, game: { ...game, listed: false } });
+    if (sent && this.wanted && this.wanted.id === id) this.dropWanted();
+    this.redraw();
+    return sent;
   }
 
   /** Accepts, declines or withdraws challenge `id`.

@@ -13,6 +13,8 @@ import { $, PlayView } from "./play-view.js";
 /** @type {PlayView} */
 let view;
 let drawing = false;
+/** The address's Challenge button and the empty label before it, once made. @type {HTMLElement[] | null} */
+let wantedNodes = null;
 const ctrl = new PlayCtrl(() => {
   // Drawn once for a burst of changes, in the same task (tests and players read the page
   // straight after a click).
@@ -20,6 +22,7 @@ const ctrl = new PlayCtrl(() => {
   drawing = true;
   try {
     view.render();
+    drawWanted();
   } finally {
     drawing = false;
   }
@@ -74,13 +77,45 @@ $("my-games").addEventListener("click", (/** @type {MouseEvent} */ e) => {
   ctrl.open(link.dataset.open);
 });
 
-// The leaderboard's Challenge buttons, and the Accept, Decline and Withdraw of challenges.
-$("best").addEventListener("click", (/** @type {Event} */ e) => {
+/** A Challenge button clicked (`data-challenge`: the player's id): a challenge to a game of
+ * the settings of "Play a friend". @param {Event} e */
+function challengeClicked(e) {
   const button = e.target instanceof Element ? e.target.closest("[data-challenge]") : null;
   if (button instanceof HTMLElement && button.dataset.challenge) {
     ctrl.challenge(button.dataset.challenge, settings());
   }
-});
+}
+
+/** The Challenge button of the player the address names (`#challenge=ID&name=NAME`, from their
+ * page), put after the create form's Create button (in its grid, beside an empty label).
+ * @param {{id: string, name: string}} wanted @returns {HTMLElement[]} */
+function wantedButton(wanted) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.id = "challenge-player";
+  button.dataset.challenge = wanted.id;
+  button.textContent = `Challenge ${wanted.name}`;
+  button.title = `Challenge ${wanted.name} to a game of these settings`;
+  const label = document.createElement("span");
+  for (const node of [label, button]) node.hidden = true;
+  $("create").after(label, button);
+  return [label, button];
+}
+
+/** Shows the address's Challenge button at the lobby once welcomed, until the challenge is sent. */
+function drawWanted() {
+  if (!wantedNodes && ctrl.wanted) wantedNodes = wantedButton(ctrl.wanted);
+  if (!wantedNodes) return;
+  const shown = !!ctrl.wanted && ctrl.welcomed && ctrl.screen === "home";
+  for (const node of wantedNodes) {
+    if (node.hidden === shown) node.hidden = !shown;
+  }
+}
+
+// The leaderboard's Challenge buttons and the address's (beside Create), and the Accept,
+// Decline and Withdraw of challenges.
+$("best").addEventListener("click", challengeClicked);
+$("create-form").addEventListener("click", challengeClicked);
 $("challenge-list").addEventListener("click", (/** @type {Event} */ e) => {
   const button = e.target instanceof Element ? e.target.closest("[data-answer]") : null;
   if (!(button instanceof HTMLElement) || !button.dataset.id) return;
@@ -121,4 +156,4 @@ setInterval(() => {
   if (ctrl.screen === "home") ctrl.refreshMyGames();
 }, 60000);
 ctrl.start();
-view.render();
+ctrl.redraw();

@@ -1,6 +1,10 @@
 // A player's page (/players/ID): their rating with its history drawn as a graph (SVG), their
 // listed games with a link to each (the replay's record when over, the watch page in play),
 // and their tournaments; drawn from /players/ID.json. Names are set as text, never as markup.
+// A visitor who plays here (the play page keeps an identity in this browser) may challenge them
+// from it: the play page opens with the player named in its address (`#challenge=ID&name=NAME`).
+
+import { isSecret } from "./protocol.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -38,12 +42,36 @@ function drawGraph(ratings) {
   svg.replaceChildren(...(title ? [title] : []), line, ...labels);
 }
 
+/** Whether this browser has played on the play page: the identity it keeps (store.js's
+ * `khet.identity`), read and never written, so that visiting this page makes none. */
+function playsHere() {
+  try {
+    const raw = localStorage.getItem("khet.identity");
+    return raw !== null && isSecret(JSON.parse(raw));
+  } catch (_) {
+    return false;
+  }
+}
+
+/** The link that challenges this player from the play page, for a visitor who plays there (the
+ * play page keeps no player id in the browser, so a visitor's own page shows it too).
+ * @param {{id: string, name: string}} p */
+function drawChallenge(p) {
+  const link = /** @type {HTMLAnchorElement} */ (document.getElementById("challenge"));
+  const shown = playsHere();
+  link.hidden = !shown;
+  /** @type {HTMLElement} */ (document.getElementById("challenge-bar")).hidden = !shown;
+  link.textContent = `Challenge ${p.name}`;
+  link.href = `/play#challenge=${encodeURIComponent(p.id)}&name=${encodeURIComponent(p.name)}`;
+}
+
 /** @param {any} p */
 function draw(p) {
   document.title = `Khet: ${p.name}`;
   /** @type {HTMLElement} */ (document.getElementById("name")).textContent = p.name;
   /** @type {HTMLElement} */ (document.getElementById("rating")).textContent =
     `Rating ${Math.round(p.rating)} ± ${Math.round(2 * p.deviation)} after ${p.games} rated games`;
+  drawChallenge(p);
   const ratings = [p.initial, ...p.history.map((/** @type {any} */ h) => h.rating)];
   /** @type {HTMLElement} */ (document.getElementById("graph-empty")).hidden = p.history.length > 0;
   // No blank frame where no line is drawn.

@@ -12,6 +12,15 @@ const EVERY_MS = 2000;
 let me = null;
 /** The last tournament drawn. @type {any} */
 let shown = null;
+/** The players and rounds the crosstable was last drawn from (JSON), to draw it again only when
+ * they changed (a link with the focus, or hovered, keeps it). */
+let crosstableDrawn = '';
+
+/** Each result's score for Silver, then for Red, as a crosstable writes it. @type {Record<string, [string, string]>} */
+const SCORES = {
+  '1-0': ['1', '0'], '0-1': ['0', '1'], '1/2-1/2': ['½', '½'],
+  '+/-': ['+', '−'], '-/+': ['−', '+'], '-/-': ['−', '−'],
+};
 
 /** @param {string} tag @param {string} [text] @returns {HTMLElement} */
 function el(tag, text) {
@@ -95,6 +104,92 @@ function drawTournament(t) {
     section.append(list);
     return section;
   }));
+  drawCrosstable(t);
+}
+
+/** What the crosstable's cells are written from: each player's number (their place in the
+ * standings), and whether the tournament is over (a game left unplayed then is no longer `…`).
+ * @typedef {{ranks: Map<string, number>, over: boolean}} Cross */
+
+/** A player's game of a round in the crosstable: `3s1` (against number 3, with Silver, won),
+ * `5r½`, `2s+` or `2s−` (a forfeit), `bye`, `rest`, `4r…` (in play or to play); empty when
+ * they were not paired. @param {any} p the pairing, if any @param {string} id the player
+ * @param {Cross} x */
+function crossText(p, id, x) {
+  if (!p) return '';
+  if (p.red_id === null) return p.result === 'rest' ? 'rest' : 'bye';
+  const silver = p.silver_id === id;
+  const opponent = x.ranks.get(silver ? p.red_id : p.silver_id) ?? '?';
+  const unplayed = x.over ? '' : '…';
+  const score = p.result === null ? unplayed : (SCORES[p.result]?.[silver ? 0 : 1] ?? '');
+  return `${opponent}${silver ? 's' : 'r'}${score}`;
+}
+
+/** One round's cell of player `id`'s row: their game, linked as the rounds' games are (the
+ * watch page in play, the record once over). @param {any[]} round @param {number} n 1-based
+ * @param {string} id @param {Cross} x */
+function crossCell(round, n, id, x) {
+  const p = round.find((/** @type {any} */ q) => q.silver_id === id || q.red_id === id);
+  const cell = el('td');
+  cell.dataset.round = String(n);
+  const text = crossText(p, id, x);
+  if (p && p.red_id !== null) cell.title = `Round ${n}: ${p.silver} – ${p.red}${p.result ? `, ${p.result}` : ''}`;
+  if (p && p.code) {
+    const link = /** @type {HTMLAnchorElement} */ (el('a', text));
+    link.href = p.result ? `/games/${p.code}.ron` : `/watch/${p.code}`;
+    cell.append(link);
+  } else {
+    cell.textContent = text;
+  }
+  return cell;
+}
+
+/** The crosstable's head: number, player, a column a round, points and tie-breaks.
+ * @param {number} rounds */
+function crossHead(rounds) {
+  const row = el('tr');
+  const names = ['#', 'Player', ...Array.from({ length: rounds }, (_, i) => String(i + 1)),
+    'Points', 'Buchholz', 'Sonneborn–Berger'];
+  for (const name of names) {
+    const th = el('th', name);
+    th.setAttribute('scope', 'col');
+    if (/^\d+$/.test(name)) {
+      th.title = `Round ${name}`;
+      th.className = 'round';
+    }
+    row.append(th);
+  }
+  return row;
+}
+
+/** Player `p`'s row, number `rank`: their game of each round, their points and tie-breaks.
+ * @param {any} p @param {number} rank @param {any[][]} rounds @param {Cross} x */
+function crossRow(p, rank, rounds, x) {
+  const row = el('tr');
+  row.dataset.player = p.id;
+  row.append(el('td', String(rank)), el('td', p.withdrawn ? `${p.name} (withdrawn)` : p.name),
+    ...rounds.map((round, n) => crossCell(round, n + 1, p.id, x)),
+    el('td', pointsText(p.points)), el('td', pointsText(p.buchholz)),
+    el('td', pointsText(p.sonneborn_berger)));
+  return row;
+}
+
+/** The crosstable of a Swiss or a round robin, as FIDE's are laid out: a row a player in
+ * standings order, a cell a round; none for an arena, nor before the first round is paired.
+ * Drawn again only when what it shows changed. @param {any} t */
+function drawCrosstable(t) {
+  const wanted = t.kind.type !== 'arena' && t.rounds.length > 0;
+  /** @type {HTMLElement} */ (document.getElementById('crosstable-section')).hidden = !wanted;
+  const json = wanted ? JSON.stringify([t.code, t.status, t.players, t.rounds]) : '';
+  if (json === crosstableDrawn) return;
+  crosstableDrawn = json;
+  const table = /** @type {HTMLTableElement} */ (document.getElementById('crosstable'));
+  const players = wanted ? t.players : [];
+  const rounds = wanted ? t.rounds : [];
+  /** @type {Cross} */
+  const x = { ranks: new Map(players.map((/** @type {any} */ p, /** @type {number} */ i) => [p.id, i + 1])), over: t.status === 'finished' };
+  /** @type {HTMLElement} */ (table.tHead).replaceChildren(crossHead(rounds.length));
+  table.tBodies[0].replaceChildren(...players.map((/** @type {any} */ p, /** @type {number} */ i) => crossRow(p, i + 1, rounds, x)));
 }
 
 /** @param {any[]} list */
