@@ -453,6 +453,9 @@ fn the_play_page_offers_days_lists_the_players_move_first_and_claims_once_the_se
         "Bea away",
         "document.getElementById('player-top').textContent.includes('away')",
     );
+    // For a person to look at (`KHET_DAYS_SHOTS`, or the target's folder for tests' files).
+    let shots = common::shots_dir("KHET_DAYS_SHOTS", "days");
+    std::fs::write(shots.join("days-table.png"), browser.screenshot()).unwrap();
     for id in ["claim-win", "claim-draw", "claim-time"] {
         let hidden = browser.eval(&format!("document.getElementById('{id}').hidden"));
         assert_eq!(hidden, serde_json::Value::Bool(true), "#{id} shown");
@@ -485,6 +488,7 @@ fn the_play_page_offers_days_lists_the_players_move_first_and_claims_once_the_se
         !text_of(&browser, "mine-section").is_empty(),
         "the section is shown"
     );
+    std::fs::write(shots.join("days-my-games.png"), browser.screenshot()).unwrap();
 
     // Three days on by the server's clock (the browser's is as it was): Bea is out of time.
     clock.advance(3 * DAY_MS + 60_000);
@@ -498,6 +502,7 @@ fn the_play_page_offers_days_lists_the_players_move_first_and_claims_once_the_se
         "{}",
         text_of(&browser, "days-left")
     );
+    std::fs::write(shots.join("days-claim.png"), browser.screenshot()).unwrap();
     browser.click("#claim-time");
     browser.until(
         "the win on time",

@@ -148,6 +148,8 @@ fn the_tournament_page_follows_its_players_and_results_live() {
          const a = c && c.querySelector('a'); \
          return [c ? c.textContent : '', a ? a.getAttribute('href') : '']; })",
     );
+    let shots = common::shots_dir("KHET_TOURNAMENT_SHOTS", "tournament");
+    std::fs::write(shots.join("crosstable.png"), browser.screenshot()).unwrap();
     let record = format!("/games/{game}.ron");
     assert_eq!(
         cells,

@@ -243,6 +243,7 @@ export class PlayView {
     const facts = [c.setupName(g.setup), paceText(g.clock, g.days_per_move, "no clock"),
       g.rated ? "rated" : "casual"];
     if (g.tournament) facts.push("a tournament's game");
+    if (!g.your_turn && g.status === "playing") facts.push("their move");
     li.append(` · ${facts.join(" · ")}`);
     if (g.your_turn && g.days_per_move && typeof g.left_ms === "number") {
       // Counted from what the server said was left when the list came.

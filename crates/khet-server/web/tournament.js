@@ -37,7 +37,7 @@ function clockText(clock) {
 /** @param {{type: string, rounds?: number, double?: boolean, minutes?: number}} kind */
 function kindText(kind) {
   switch (kind.type) {
-    case 'swiss': return `Swiss, ${kind.rounds} rounds`;
+    case 'swiss': return `Swiss, ${kind.rounds} ${kind.rounds === 1 ? 'round' : 'rounds'}`;
     case 'round-robin': return kind.double ? 'Double round robin' : 'Round robin';
     case 'arena': return `Arena, ${kind.minutes} minutes`;
     default: return kind.type;
