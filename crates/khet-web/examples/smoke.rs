@@ -3,12 +3,20 @@
 //!
 //! `cargo run --release -p khet-web --example smoke` prints the smoke lines;
 //! `… -- bench REPEATS START DEPTH [START DEPTH …]` searches each start (a setup's name or a
-//! position string, as `new KhetGame` takes it) to DEPTH, REPEATS times.
+//! position string, as `new KhetGame` takes it) to DEPTH, REPEATS times; `… -- levels` prints
+//! each level's name and its time a move in milliseconds, weakest first (what the page is timed
+//! against).
 
 use khet_web::KhetGame;
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("levels") {
+        for level in khet_engine::Level::ALL {
+            println!("{} {}", level.name(), level.budget().as_millis());
+        }
+        return Ok(());
+    }
     if args.first().map(String::as_str) == Some("bench") {
         let repeats: usize = args
             .get(1)
