@@ -100,6 +100,37 @@ pub fn time_left(ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::time_left;
+    use crate::{ClientMsg, GameEvent, NewGame, SeatChoice};
+
+    /// What a version-1 client (one older than games of days) reads of a live game is what it
+    /// read before: none of the new keys is written where it does not apply, so an older game
+    /// or server that refuses unknown keys (as `NewGame` and `ClockSpec` do) still reads it.
+    #[test]
+    fn a_live_games_messages_carry_none_of_the_new_keys() {
+        let create = ClientMsg::Create(NewGame {
+            setup: "classic".into(),
+            clock: Some(crate::ClockSpec::minutes(5, 3)),
+            color: SeatChoice::Silver,
+            rated: false,
+            listed: true,
+            days_per_move: None,
+        });
+        let moved = GameEvent::Moved {
+            ply: 0,
+            mv: "c1+".into(),
+            clocks: None,
+            deadline_ms: None,
+        };
+        for json in [create.to_json(), serde_json::to_string(&moved).unwrap()] {
+            assert!(
+                !json.contains("days_per_move") && !json.contains("deadline_ms"),
+                "{json}"
+            );
+        }
+        // And a version-1 create, without the key, reads as a live game.
+        let old = r#"{"type":"create","setup":"classic","clock":{"initial_ms":300000,"increment_ms":3000},"color":"silver","rated":false,"listed":true}"#;
+        assert_eq!(ClientMsg::from_json(old), Ok(create));
+    }
 
     #[test]
     fn a_pace_reads_as_players_write_it() {
