@@ -378,6 +378,69 @@ fn a_challenge_to_a_game_of_days_is_accepted_on_the_online_screen_and_listed_aft
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A tournament opened by its code on the Online screen is joined there, and its start and the
+/// player's pairing come to the screen without a click (it asks again while shown).
+#[test]
+fn a_tournament_opened_on_the_online_screen_follows_its_start_without_a_click() {
+    let dir = temp_dir("online-tournament");
+    let (runtime, url, mut app) = connected_to_a_server(&dir);
+    let ada = match state(&app) {
+        Some(LinkState::Connected(me)) => me.id,
+        other => panic!("not connected: {other:?}"),
+    };
+    let mut cleo = Connection::open(&url, &format!("{:032x}", 0xC1E0_u64), "Cleo").unwrap();
+    let new = khet_protocol::NewTournament {
+        name: "Club night".into(),
+        kind: khet_protocol::TournamentKind::Swiss { rounds: 1 },
+        setup: "classic".into(),
+        clock: ClockSpec::minutes(5, 0),
+        rated: false,
+        listed: true,
+        starts_ms: None,
+    };
+    cleo.send(&ClientMsg::CreateTournament(new)).unwrap();
+    let asked = Instant::now();
+    let code = loop {
+        assert!(asked.elapsed() < PATIENCE, "no tournament made");
+        if let Some(ServerMsg::Tournament { tournament }) =
+            cleo.recv(Duration::from_millis(100)).unwrap()
+        {
+            break tournament.code;
+        }
+    };
+    cleo.send(&ClientMsg::JoinTournament { code: code.clone() })
+        .unwrap();
+
+    send(
+        &mut app,
+        OnlineRequest::Send(ClientMsg::Tournament { code: code.clone() }),
+    );
+    send(
+        &mut app,
+        OnlineRequest::Send(ClientMsg::JoinTournament { code: code.clone() }),
+    );
+    until(&mut app, "Ada in the tournament", |a| {
+        a.world()
+            .resource::<Online>()
+            .tournament
+            .as_ref()
+            .is_some_and(|t| t.players.iter().any(|p| p.id == ada))
+    });
+    cleo.send(&ClientMsg::StartTournament { code }).unwrap();
+    until(&mut app, "the start and Ada's pairing, unasked", |a| {
+        a.world()
+            .resource::<Online>()
+            .tournament
+            .as_ref()
+            .is_some_and(|t| {
+                t.status == khet_protocol::TournamentStatus::Running && t.game_for(&ada).is_some()
+            })
+    });
+    drop(app);
+    runtime.shutdown_background();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// *Host on this computer*: the game runs a server itself; its own game connects to it, a friend
 /// on the network joins the created game at the address shown and plays a move, the taken port
 /// of a second host is refused with a clear notice, and stopping closes the server.

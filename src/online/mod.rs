@@ -51,6 +51,9 @@ pub(super) fn plugin(app: &mut App) {
                 host::requests,
                 requests,
                 pump.run_if(resource_exists::<Online>),
+                pump::ask_while_shown.run_if(
+                    resource_exists::<Online>.and_then(in_state(crate::screen::Screen::Online)),
+                ),
                 // These read messages: they run every frame, so that they never find old ones.
                 (forward_actions, send_moves, leave_on_new_game),
                 (reconcile, show_clocks)

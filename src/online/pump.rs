@@ -138,3 +138,50 @@ pub(super) fn ask_again(online: Option<Res<Online>>) {
         });
     }
 }
+
+/// How often the Online screen asks again for the player's games while it is shown.
+const GAMES_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// How often it asks again for a tournament not over while it is shown: a round paired, a
+/// result in, seen without a click (the tournament's page asks every 2 s).
+const TOURNAMENT_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// When each list was last asked for while the screen was shown.
+#[derive(Default)]
+pub(super) struct Asked {
+    games: Option<bevy::platform::time::Instant>,
+    tournament: Option<bevy::platform::time::Instant>,
+}
+
+/// While the Online screen is shown, what changes without the player is asked for again now
+/// and then (the first time is [`ask_again`]'s, on entering).
+pub(super) fn ask_while_shown(
+    online: Res<Online>,
+    mut asked: Local<Asked>,
+    mut frames: ResMut<crate::frames::NextFrame>,
+) {
+    let now = bevy::platform::time::Instant::now();
+    let due = |at: &mut Option<bevy::platform::time::Instant>, every| {
+        let due = at.is_some_and(|t| now.duration_since(t) >= every);
+        if due || at.is_none() {
+            *at = Some(now);
+        }
+        due
+    };
+    if due(&mut asked.games, GAMES_EVERY) {
+        online.send(ClientMsg::MyGames);
+    }
+    frames.within(GAMES_EVERY);
+    let open = online
+        .tournament
+        .as_ref()
+        .filter(|t| t.status != khet_protocol::TournamentStatus::Finished);
+    if let Some(t) = open {
+        if due(&mut asked.tournament, TOURNAMENT_EVERY) {
+            online.send(ClientMsg::Tournament {
+                code: t.code.clone(),
+            });
+        }
+        frames.within(TOURNAMENT_EVERY);
+    }
+}
