@@ -410,6 +410,15 @@ fn a_tournament_opened_on_the_online_screen_follows_its_start_without_a_click() 
     };
     cleo.send(&ClientMsg::JoinTournament { code: code.clone() })
         .unwrap();
+    // The screen lists it (what its list asks for on entering it, and every minute).
+    send(&mut app, OnlineRequest::Send(ClientMsg::Tournaments));
+    until(&mut app, "the tournament listed", |a| {
+        a.world()
+            .resource::<Online>()
+            .tournaments
+            .iter()
+            .any(|t| t.code == code && t.name == "Club night")
+    });
 
     send(
         &mut app,

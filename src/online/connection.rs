@@ -85,6 +85,7 @@ pub(super) fn requests(
                     waiting: None,
                     mine: Vec::new(),
                     challenges: Vec::new(),
+                    tournaments: Vec::new(),
                     tournament: None,
                 });
             }

@@ -90,6 +90,7 @@ fn message(
         ServerMsg::Challenges { challenges } => online.challenges = challenges,
         ServerMsg::Challenge { challenge } => challenged(online, challenge, news),
         ServerMsg::Tournament { tournament } => online.tournament = Some(tournament),
+        ServerMsg::Tournaments { tournaments } => online.tournaments = tournaments,
         ServerMsg::Seat { code, secret, .. } => {
             files.file.remember(Seat {
                 server: online.server.clone(),
@@ -125,13 +126,14 @@ fn challenged(online: &mut Online, challenge: ChallengeInfo, news: &mut MessageW
 }
 
 /// On coming back to the Online screen, what it lists is asked for again: the player's games (one
-/// may have ended, or an opponent moved, meanwhile) and the tournament opened (a round may have
-/// been paired).
+/// may have ended, or an opponent moved, meanwhile), the tournaments, and the tournament opened
+/// (a round may have been paired).
 pub(super) fn ask_again(online: Option<Res<Online>>) {
     let Some(online) = online else {
         return;
     };
     online.send(ClientMsg::MyGames);
+    online.send(ClientMsg::Tournaments);
     if let Some(t) = &online.tournament {
         online.send(ClientMsg::Tournament {
             code: t.code.clone(),
@@ -139,7 +141,8 @@ pub(super) fn ask_again(online: Option<Res<Online>>) {
     }
 }
 
-/// How often the Online screen asks again for the player's games while it is shown.
+/// How often the Online screen asks again for the player's games and the tournaments while it
+/// is shown.
 const GAMES_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// How often it asks again for a tournament not over while it is shown: a round paired, a
@@ -170,6 +173,7 @@ pub(super) fn ask_while_shown(
     };
     if due(&mut asked.games, GAMES_EVERY) {
         online.send(ClientMsg::MyGames);
+        online.send(ClientMsg::Tournaments);
     }
     frames.within(GAMES_EVERY);
     let open = online

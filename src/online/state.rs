@@ -52,6 +52,8 @@ pub struct Online {
     pub mine: Vec<MyGame>,
     /// The player's challenges waiting for an answer, made and received.
     pub challenges: Vec<ChallengeInfo>,
+    /// The listed tournaments, newest first, as the server last said.
+    pub tournaments: Vec<khet_protocol::tournament::TournamentEntry>,
     /// The tournament the player opened, as the server last said.
     pub tournament: Option<Box<TournamentView>>,
 }

@@ -211,7 +211,8 @@ pub(super) fn game_message(
         // The Online screen's (the pump keeps them).
         | ServerMsg::Challenges { .. }
         | ServerMsg::Challenge { .. }
-        | ServerMsg::MyGames { .. } => {}
+        | ServerMsg::MyGames { .. }
+        | ServerMsg::Tournaments { .. } => {}
     }
 }
 

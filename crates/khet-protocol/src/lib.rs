@@ -295,6 +295,8 @@ pub enum ClientMsg {
     /// Ask for one's games being played or waiting for an opponent, those where it is one's
     /// move first ([`ServerMsg::MyGames`]).
     MyGames,
+    /// Ask for the listed tournaments, newest first ([`ServerMsg::Tournaments`]).
+    Tournaments,
     /// Ask for one's pending challenges ([`ServerMsg::Challenges`]) and to be told of each new
     /// one and each change on this connection ([`ServerMsg::Challenge`]); asked for, not sent
     /// unasked, so that an older client never meets a message it cannot read.
@@ -661,6 +663,12 @@ pub enum ServerMsg {
     MyGames {
         /// The games.
         games: Vec<MyGame>,
+    },
+    /// The answer to [`ClientMsg::Tournaments`]: the listed tournaments, newest first, as
+    /// `GET /tournaments.json` has them.
+    Tournaments {
+        /// The tournaments.
+        tournaments: Vec<tournament::TournamentEntry>,
     },
     /// A tournament as it is now, the answer to each of the tournament messages.
     Tournament {

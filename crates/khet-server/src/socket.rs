@@ -398,6 +398,13 @@ impl Session {
                 let since = self.since(since);
                 self.follow(&code, None, since).await
             }
+            ClientMsg::Tournaments => match self.hub.tournament_list().await {
+                Ok(tournaments) => {
+                    self.send(&ServerMsg::Tournaments { tournaments }.to_json())
+                        .await
+                }
+                Err(e) => self.refuse(e.into()).await,
+            },
             ClientMsg::MyGames => match self.hub.my_games(&self.player).await {
                 Ok(games) => self.send(&ServerMsg::MyGames { games }.to_json()).await,
                 Err(refused) => self.refuse(refused).await,

@@ -248,7 +248,7 @@ fn random_message(rng: &mut Rng, seat: Option<&(String, String)>) -> ClientMsg {
         listed: rng.below(2) == 0,
         starts_ms: (rng.below(2) == 0).then(|| rng.next_u64() % 4_000_000_000_000),
     };
-    match rng.below(29) {
+    match rng.below(30) {
         0 => ClientMsg::OfferDraw,
         1 => ClientMsg::AcceptDraw,
         2 => ClientMsg::DeclineDraw,
@@ -289,6 +289,7 @@ fn random_message(rng: &mut Rng, seat: Option<&(String, String)>) -> ClientMsg {
         25 => ClientMsg::StartTournament { code },
         26 => ClientMsg::Tournament { code },
         27 => ClientMsg::MyGames,
+        28 => ClientMsg::Tournaments,
         _ => ClientMsg::Resign,
     }
 }

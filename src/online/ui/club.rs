@@ -147,8 +147,52 @@ pub(super) fn tournament(
             send(requests, ClientMsg::Tournament { code });
         }
     });
+    listed(ui, online, requests);
     if let Some(t) = &online.tournament {
         standings(ui, t, my_id(online), requests);
+    }
+}
+
+/// The listed tournaments not over, newest first, each with Open (the club's page lists the
+/// finished ones too).
+fn listed(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<OnlineRequest>) {
+    let open: Vec<_> = online
+        .tournaments
+        .iter()
+        .filter(|t| t.status != TournamentStatus::Finished)
+        .take(8)
+        .collect();
+    if open.is_empty() {
+        return;
+    }
+    egui::Grid::new("online-tournaments")
+        .striped(true)
+        .show(ui, |ui| {
+            for t in open {
+                ui.label(&t.name);
+                ui.small(format!(
+                    "{}, {}, {} players, {}",
+                    t.kind.name(),
+                    t.clock,
+                    t.players,
+                    status_text(t.status)
+                ));
+                if ui.small_button("Open").clicked() {
+                    let code = t.code.clone();
+                    requests.write(OnlineRequest::Send(ClientMsg::Tournament { code }));
+                }
+                ui.end_row();
+            }
+        });
+}
+
+/// Where a tournament is, in words.
+fn status_text(status: TournamentStatus) -> &'static str {
+    match status {
+        TournamentStatus::Created => "not started",
+        TournamentStatus::Running => "under way",
+        TournamentStatus::Paused => "paused",
+        TournamentStatus::Finished => "over",
     }
 }
 
@@ -158,12 +202,7 @@ fn standings(
     me: Option<&str>,
     requests: &mut MessageWriter<OnlineRequest>,
 ) {
-    let status = match t.status {
-        TournamentStatus::Created => "not started",
-        TournamentStatus::Running => "under way",
-        TournamentStatus::Paused => "paused",
-        TournamentStatus::Finished => "over",
-    };
+    let status = status_text(t.status);
     ui.label(format!(
         "{} ({}, {}, {}): {status}",
         t.name,
