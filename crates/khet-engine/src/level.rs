@@ -95,9 +95,8 @@ impl Level {
     /// The level's rating as measured by `khet-engine ladder` (see `docs/engine-ledger.md`):
     /// Elo above the greedy player ([`crate::greedy_move`]), the stand-in for a person who has
     /// just learned the rules, whose rating is 0; each the one below's plus the measured step
-    /// between them. Expert's step was still being measured on 2026-11-29 (its rating is the
-    /// ladder's design, 200 above Advanced), and Master's (+205 over Expert after 66 games): set
-    /// from the ledger's table once it has them.
+    /// between them. Every step is measured over 200 games but Master's, over 124 so far
+    /// (+195 ± 51, its error bar already under ±60; the ledger's table has each).
     pub fn rating(self) -> i32 {
         match self {
             Level::Novice => 135,
@@ -111,8 +110,8 @@ impl Level {
             Level::Adept => 1684,
             Level::Strong => 1896,
             Level::Advanced => 2056,
-            Level::Expert => 2256,
-            Level::Master => 2461,
+            Level::Expert => 2234,
+            Level::Master => 2429,
         }
     }
 
