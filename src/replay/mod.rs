@@ -69,6 +69,10 @@ pub struct Analysis {
     /// The move count of the position analysed (or being analysed).
     pub ply: Option<usize>,
     pub found: Option<Found>,
+    /// A fixed depth instead of [`ANALYSIS_TIME`]: the same analysis on any machine, however
+    /// busy (the window tests' pictures show the best line, which a time's search makes
+    /// longer on a faster machine).
+    pub depth: Option<u32>,
     task: Option<(Task<Found>, Arc<AtomicBool>)>,
 }
 
@@ -302,6 +306,7 @@ fn analyse(
     let stop = Arc::new(AtomicBool::new(false));
     let job = Analyse {
         ply,
+        depth: analysis.depth,
         game: SentGame(m.game.clone()),
         stop: Some(stop.clone()),
     };
@@ -313,6 +318,8 @@ fn analyse(
 #[derive(Serialize, Deserialize)]
 pub struct Analyse {
     ply: usize,
+    #[serde(default)]
+    depth: Option<u32>,
     game: SentGame,
     /// Ends the search at once; none in the browser's worker (its search ends in its time).
     #[serde(skip)]
@@ -329,7 +336,10 @@ impl Job for Analyse {
         if let Some(stop) = self.stop {
             searcher.set_stop_flag(stop);
         }
-        let r = searcher.search_game(&game, Limits::time(ANALYSIS_TIME), |_| {});
+        let limits = self
+            .depth
+            .map_or(Limits::time(ANALYSIS_TIME), Limits::depth);
+        let r = searcher.search_game(&game, limits, |_| {});
         let silver = game.side_to_move() == khet_engine::Color::Silver;
         Found {
             ply: self.ply,
