@@ -9,6 +9,7 @@ mod bench;
 mod commands;
 mod files;
 mod ladder;
+mod learn;
 mod matches;
 mod online;
 mod openings;
@@ -224,6 +225,40 @@ enum Command {
         /// stay as they are
         #[arg(long, value_delimiter = ',')]
         only: Vec<String>,
+    },
+    /// The learned evaluation's data: seeded self-play games at a fixed depth, each quiet
+    /// position written with the search's score and the game's result (a line each)
+    LearnData {
+        /// The first game's number (runs side by side take different ones)
+        #[arg(long, default_value_t = 0)]
+        from: u32,
+        /// Games
+        #[arg(long, default_value_t = 100)]
+        games: u32,
+        /// Search depth of the games
+        #[arg(long, default_value_t = 5)]
+        depth: u32,
+        /// Games played at once
+        #[arg(long, default_value_t = 1, value_parser = threads)]
+        threads: usize,
+    },
+    /// Train the learned evaluation from `learn-data`'s lines and write the network
+    LearnTrain {
+        /// A file of `learn-data`'s lines; may be given more than once
+        #[arg(long, required = true)]
+        data: Vec<PathBuf>,
+        /// Where the network is written
+        #[arg(long)]
+        to: PathBuf,
+        /// Passes over the positions
+        #[arg(long, default_value_t = 20)]
+        epochs: u32,
+        /// The scale of a score's chance of winning, 1 / (1 + 10^(−k·score/400))
+        #[arg(long, default_value_t = 0.25)]
+        k: f32,
+        /// The share of the search's score in the target (the rest is the game's result)
+        #[arg(long, default_value_t = 0.75)]
+        lambda: f32,
     },
     /// Make or extend the opening book: search the first plies of kept games (`match
     /// --records`) for long and write each position's move into the book file
@@ -487,6 +522,19 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             let free = texel::free_weights(&only).map_err(Failure::Input)?;
             texel::run(texel_source(games, depth, threads, records), free, out)
         }
+        Command::LearnData {
+            from,
+            games,
+            depth,
+            threads,
+        } => learn::data(from, games, depth, threads, out),
+        Command::LearnTrain {
+            data,
+            to,
+            epochs,
+            k,
+            lambda,
+        } => learn::train(&data, &to, epochs, k, lambda, out),
         Command::Replay {
             file,
             depth,

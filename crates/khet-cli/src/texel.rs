@@ -102,7 +102,7 @@ fn play_games(games: u32, depth: u32, threads: usize) -> Result<(Vec<Sample>, u3
 /// depth 4). A Pharaoh in the beam counts as one piece hit in the evaluation, and the few such
 /// positions (37 of 14,816 in 372 kept games, self-play and against Khet2-AI) moved the weight
 /// of the opponent's beam hitting ours from 126 to 229.
-fn quiet(p: &Position) -> bool {
+pub(crate) fn quiet(p: &Position) -> bool {
     let side = p.side_to_move();
     !p.beam_summary(side.other()).1.pharaoh_hit(side)
         && p.legal_moves().into_iter().all(|mv| {

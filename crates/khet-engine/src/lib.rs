@@ -61,6 +61,7 @@ pub mod fairness;
 pub mod game;
 pub mod greedy;
 pub mod laser;
+pub mod learned;
 pub mod level;
 pub mod movegen;
 pub mod moves;

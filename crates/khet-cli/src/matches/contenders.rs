@@ -55,7 +55,7 @@ impl Default for Settings {
 /// Each suffix, what it sets, and how the contender's name says it (in this order: the names
 /// in match logs, which `--resume` compares, depend on it).
 #[rustfmt::skip]
-const SUFFIXES: [(&str, fn(&mut Settings), &str); 9] = [
+const SUFFIXES: [(&str, fn(&mut Settings), &str); 10] = [
     ("-norep", |s| s.options.repetitions = false, " (no repetitions)"),
     ("-nolmr", |s| s.options.reductions = false, " (no reductions)"),
     ("-onelmr", |s| s.options.graded_reductions = false, " (one-ply reductions)"),
@@ -65,6 +65,7 @@ const SUFFIXES: [(&str, fn(&mut Settings), &str); 9] = [
     ("-nobook", |s| s.book = false, " (no book)"),
     ("-nolmp", |s| s.options.late_move_pruning = false, " (no late-move pruning)"),
     ("-nohist", |s| s.options.history_gravity = false, " (no history gravity)"),
+    ("-nn", |s| s.options.learned = true, " (learned evaluation)"),
 ];
 
 impl Settings {

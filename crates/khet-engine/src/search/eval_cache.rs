@@ -12,6 +12,8 @@ pub(super) struct EvalCache {
     pub(super) slots: Vec<(u64, i32)>,
     /// The weights its evaluations were made with.
     weights: Weights,
+    /// Whether they include the learned network's word.
+    learned: bool,
 }
 
 /// The most slots an [`EvalCache`] has (16 bytes each: 4 MiB a thread); it has no more than
@@ -28,20 +30,27 @@ impl EvalCache {
             // A key no position has in practice, as the transposition table assumes too.
             slots: vec![(u64::MAX, 0); slots],
             weights,
+            learned: false,
         }
     }
 
     /// The evaluation of `p`.
     #[inline]
-    pub(super) fn evaluate(&mut self, p: &Position, weights: &Weights) -> i32 {
-        if self.weights != *weights {
+    pub(super) fn evaluate(&mut self, p: &Position, weights: &Weights, learned: bool) -> i32 {
+        if self.weights != *weights || self.learned != learned {
             *self = EvalCache::new(*weights, self.slots.len());
+            self.learned = learned;
         }
         let key = p.key();
         let mask = self.slots.len() - 1;
         let slot = &mut self.slots[key as usize & mask];
         if slot.0 != key {
-            *slot = (key, evaluate_with(p, weights));
+            let net = if learned {
+                crate::learned::evaluate(p)
+            } else {
+                0
+            };
+            *slot = (key, evaluate_with(p, weights) + net);
         }
         slot.1
     }
@@ -69,7 +78,7 @@ mod tests {
             for _ in 0..150 {
                 for w in [Weights::default(), other] {
                     for _ in 0..2 {
-                        assert_eq!(cache.evaluate(&p, &w), evaluate_with(&p, &w), "{p}");
+                        assert_eq!(cache.evaluate(&p, &w, false), evaluate_with(&p, &w), "{p}");
                     }
                 }
                 seen += 1;
@@ -88,6 +97,6 @@ mod tests {
         let w = Weights::default();
         let slot = |p: &Position| p.key() as usize & 1023;
         cache.slots[slot(&b)] = (a.key(), 12_345);
-        assert_eq!(cache.evaluate(&b, &w), evaluate_with(&b, &w));
+        assert_eq!(cache.evaluate(&b, &w, false), evaluate_with(&b, &w));
     }
 }

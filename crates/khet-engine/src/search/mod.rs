@@ -333,6 +333,9 @@ pub struct Options {
     pub threat_space: bool,
     /// The evaluation's weights (changed only when tuning).
     pub weights: Weights,
+    /// Whether the learned network's word is added to the evaluation ([`crate::learned`]: an
+    /// experiment, off by default).
+    pub learned: bool,
 }
 
 impl Default for Options {
@@ -354,6 +357,7 @@ impl Default for Options {
             draw_limits: DrawLimits::default(),
             threat_space: true,
             weights: Weights::default(),
+            learned: false,
         }
     }
 }
@@ -489,7 +493,8 @@ impl Searcher {
     /// The evaluation of `p` for its side to move (from the cache when it was made before).
     #[inline]
     fn evaluate(&mut self, p: &Position) -> i32 {
-        self.evals.evaluate(p, &self.options.weights)
+        self.evals
+            .evaluate(p, &self.options.weights, self.options.learned)
     }
 
     /// Searches the game's position, knowing its history: arrangements that would repeat score
