@@ -130,13 +130,8 @@ pub(super) fn days_left(
     } else {
         format!("{to_move} to move")
     };
-    crate::theme::dialog(
-        "Days a move",
-        egui::Align2::RIGHT_TOP,
-        [-10.0, 70.0],
-        &space,
-    )
-    .show(contexts.ctx_mut()?, |ui| {
+    let (align, offset) = super::BESIDE_CLOCKS;
+    crate::theme::dialog("Days a move", align, offset, &space).show(contexts.ctx_mut()?, |ui| {
         if left == 0 {
             ui.label(format!("{who}: out of time."));
         } else {

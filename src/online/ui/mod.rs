@@ -103,6 +103,12 @@ pub fn clock_choices() -> Vec<Option<ClockSpec>> {
         .collect()
 }
 
+/// Where the table's notice of the opponent's time goes: top right, below the clocks' line,
+/// which stays in view (centred, it covered the corner of the "Online game" window at the top
+/// left). "Opponent gone" (a live game) and "Days a move" (a game of days) share it: a game is
+/// one or the other, so they never stand on each other.
+pub(super) const BESIDE_CLOCKS: (egui::Align2, [f32; 2]) = (egui::Align2::RIGHT_TOP, [-10.0, 70.0]);
+
 fn clock_label(clock: Option<ClockSpec>) -> String {
     khet_protocol::correspondence::pace(clock, None)
 }
@@ -596,15 +602,8 @@ fn opponent_gone(
     frames.within(std::time::Duration::from_millis(
         1000 - u64::from(gone.subsec_millis()),
     ));
-    // Top right, below the clocks' line, which stay in view: centred, it covered the corner of
-    // the "Online game" window at the top left.
-    crate::theme::dialog(
-        "Opponent gone",
-        egui::Align2::RIGHT_TOP,
-        [-10.0, 70.0],
-        &space,
-    )
-    .show(contexts.ctx_mut()?, |ui| {
+    let (align, offset) = BESIDE_CLOCKS;
+    crate::theme::dialog("Opponent gone", align, offset, &space).show(contexts.ctx_mut()?, |ui| {
         ui.label(format!("{name} left the game {} s ago.", gone.as_secs()));
         if gone < grace {
             ui.label(format!(
