@@ -51,43 +51,37 @@ fn play_game(g: u32, depth: u32, searcher: &mut Searcher) -> Result<Vec<String>,
         .collect())
 }
 
-/// `learn-data`: games `from..from + games`, shared among `threads`, their lines in game order.
-pub fn data(
-    from: u32,
-    games: u32,
-    depth: u32,
-    threads: usize,
-    out: &mut Out<impl Write>,
-) -> Result<(), Failure> {
+/// `learn-data`: games `from..from + games`, shared among `threads`, each game's lines written
+/// to standard output as it ends (so a long run shows its progress, and a stopped one keeps the
+/// games it finished).
+pub fn data(from: u32, games: u32, depth: u32, threads: usize) -> Result<(), Failure> {
     let threads = threads.clamp(1, games.max(1) as usize);
-    let results: Vec<Result<Vec<(u32, Vec<String>)>, String>> = std::thread::scope(|scope| {
+    let results: Vec<Result<(), Failure>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
                 scope.spawn(move || {
                     let mut searcher = Searcher::new(1 << 18);
-                    (from + t as u32..from + games)
-                        .step_by(threads)
-                        .map(|g| play_game(g, depth, &mut searcher).map(|l| (g, l)))
-                        .collect()
+                    for g in (from + t as u32..from + games).step_by(threads) {
+                        let lines = play_game(g, depth, &mut searcher).map_err(Failure::Input)?;
+                        let mut out = std::io::stdout().lock();
+                        for line in lines {
+                            writeln!(out, "{line}")?;
+                        }
+                        out.flush()?;
+                    }
+                    Ok(())
                 })
             })
             .collect();
         workers
             .into_iter()
-            .map(|w| w.join().unwrap_or_else(|_| Err("a thread panicked".into())))
+            .map(|w| {
+                w.join()
+                    .unwrap_or_else(|_| Err(Failure::Input("a thread panicked".into())))
+            })
             .collect()
     });
-    let mut played = Vec::new();
-    for r in results {
-        played.extend(r.map_err(Failure::Input)?);
-    }
-    played.sort_by_key(|(g, _)| *g);
-    for (_, lines) in played {
-        for line in lines {
-            say!(out, "{line}");
-        }
-    }
-    Ok(())
+    results.into_iter().collect()
 }
 
 /// A position for training: its inputs, the hand-written evaluation, and the target (0..1).
@@ -103,11 +97,16 @@ fn sigmoid(cp: f32, k: f32) -> f32 {
     1.0 / (1.0 + 10f32.powf(-k * cp / 400.0))
 }
 
-/// The lines of `files`, each `position\tscore\tresult`, as samples; every tenth position (by
-/// a hash of its text) held out.
-fn read(files: &[PathBuf], k: f32, lambda: f32) -> Result<Vec<Sample>, String> {
+/// The lines of `files`, each `position\tscore\tresult`, as samples, those of `check` held out
+/// (none given: every tenth position by a hash of its text, which leaves the positions of a
+/// game on both sides, so that the error held out flatters).
+fn read(files: &[PathBuf], check: &[PathBuf], k: f32, lambda: f32) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
-    for file in files {
+    for (file, checked) in files
+        .iter()
+        .map(|f| (f, false))
+        .chain(check.iter().map(|f| (f, true)))
+    {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
         for (n, line) in text.lines().enumerate() {
             let at = |why: &str| format!("{}:{}: {why}", file.display(), n + 1);
@@ -128,7 +127,11 @@ fn read(files: &[PathBuf], k: f32, lambda: f32) -> Result<Vec<Sample>, String> {
                 active: on,
                 hand: evaluate(&p) as f32,
                 target: lambda * sigmoid(score, k) + (1.0 - lambda) * result,
-                held_out: hash % 10 == 0,
+                held_out: if check.is_empty() {
+                    hash % 10 == 0
+                } else {
+                    checked
+                },
             });
         }
     }
@@ -186,7 +189,8 @@ impl Adam {
         }
     }
 
-    fn step(&mut self, params: &mut [f32], grads: &mut [f32], lr: f32, t: i32) {
+    /// One step of AdamW: `decay` pulls each weight towards 0 by that share of `lr`.
+    fn step(&mut self, params: &mut [f32], grads: &mut [f32], lr: f32, decay: f32, t: i32) {
         let (b1, b2) = (0.9f32, 0.999f32);
         let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
         for (((p, g), m), v) in params
@@ -197,7 +201,7 @@ impl Adam {
         {
             *m = b1 * *m + (1.0 - b1) * *g;
             *v = b2 * *v + (1.0 - b2) * *g * *g;
-            *p -= lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
+            *p -= lr * ((*m / c1) / ((*v / c2).sqrt() + 1e-8) + decay * *p);
             *g = 0.0;
         }
     }
@@ -221,13 +225,15 @@ fn loss(samples: &[Sample], net: Option<&Float>, k: f32, held_out: bool) -> f64 
 /// on the positions held out, and writes it to `to`.
 pub fn train(
     files: &[PathBuf],
+    check: &[PathBuf],
     to: &Path,
     epochs: u32,
     k: f32,
     lambda: f32,
+    (lr, decay): (f32, f32),
     out: &mut Out<impl Write>,
 ) -> Result<(), Failure> {
-    let mut samples = read(files, k, lambda).map_err(Failure::Input)?;
+    let mut samples = read(files, check, k, lambda).map_err(Failure::Input)?;
     let held = samples.iter().filter(|s| s.held_out).count();
     say!(
         out,
@@ -289,10 +295,10 @@ pub fn train(
                 }
             }
             t += 1;
-            a1.step(&mut net.w1, &mut g1, 1e-3, t);
-            ab1.step(&mut net.b1, &mut gb1, 1e-3, t);
-            a2.step(&mut net.w2, &mut g2, 1e-3, t);
-            ab2.step(std::slice::from_mut(&mut net.b2), &mut gb2, 1e-3, t);
+            a1.step(&mut net.w1, &mut g1, lr, decay, t);
+            ab1.step(&mut net.b1, &mut gb1, lr, 0.0, t);
+            a2.step(&mut net.w2, &mut g2, lr, decay, t);
+            ab2.step(std::slice::from_mut(&mut net.b2), &mut gb2, lr, 0.0, t);
         }
         let (train_loss, held_loss) = (
             loss(&samples, Some(&net), k, false),

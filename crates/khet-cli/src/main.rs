@@ -247,6 +247,10 @@ enum Command {
         /// A file of `learn-data`'s lines; may be given more than once
         #[arg(long, required = true)]
         data: Vec<PathBuf>,
+        /// A file of other games' lines to judge each epoch by, never trained on (none: every
+        /// tenth position of the data); may be given more than once
+        #[arg(long)]
+        check: Vec<PathBuf>,
         /// Where the network is written
         #[arg(long)]
         to: PathBuf,
@@ -259,6 +263,12 @@ enum Command {
         /// The share of the search's score in the target (the rest is the game's result)
         #[arg(long, default_value_t = 0.75)]
         lambda: f32,
+        /// Adam's step
+        #[arg(long, default_value_t = 0.001)]
+        lr: f32,
+        /// Weight decay (AdamW): each step pulls the weights towards 0 by this share of it
+        #[arg(long, default_value_t = 0.0)]
+        decay: f32,
     },
     /// Make or extend the opening book: search the first plies of kept games (`match
     /// --records`) for long and write each position's move into the book file
@@ -527,14 +537,17 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             games,
             depth,
             threads,
-        } => learn::data(from, games, depth, threads, out),
+        } => learn::data(from, games, depth, threads),
         Command::LearnTrain {
             data,
+            check,
             to,
             epochs,
             k,
             lambda,
-        } => learn::train(&data, &to, epochs, k, lambda, out),
+            lr,
+            decay,
+        } => learn::train(&data, &check, &to, epochs, k, lambda, (lr, decay), out),
         Command::Replay {
             file,
             depth,
