@@ -257,7 +257,7 @@ fn players_are_named_in_records_and_read_back() {
     }
     // Another program's or a person's name is a person.
     assert_eq!(Player::from_label("Khet2-AI 1.3"), Player::Person);
-    assert_eq!(Player::from_label("Computer Grandmaster"), Player::Person);
+    assert_eq!(Player::from_label("Computer Emperor"), Player::Person);
 }
 
 #[test]

@@ -254,15 +254,15 @@ fn two_wins_in_a_row_suggest_the_next_level_and_its_button_starts_that_game() {
     win_against(&mut app, Level::Strong);
     win_against(&mut app, Level::Casual);
     assert_eq!(suggested(&app), None, "another level between the wins");
-    // A hotseat game does not count; two wins against Master have nowhere to go.
+    // A hotseat game does not count; two wins against Grandmaster, the top, have nowhere to go.
     win_against(&mut app, Level::Casual);
     start(&mut app, [Player::Person; 2]);
     send(&mut app, TableAction::Resign);
     win_against(&mut app, Level::Casual);
     assert_eq!(suggested(&app), Some((Level::Casual, 3, Level::Club)));
-    win_against(&mut app, Level::Master);
-    win_against(&mut app, Level::Master);
-    assert_eq!(suggested(&app), None, "no level above Master");
+    win_against(&mut app, Level::Grandmaster);
+    win_against(&mut app, Level::Grandmaster);
+    assert_eq!(suggested(&app), None, "no level above Grandmaster");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -266,7 +266,7 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(names(None, Level::Novice), ["Greedy", "Novice"]);
-        assert_eq!(names(None, Level::Master).len(), 1 + Level::ALL.len());
+        assert_eq!(names(None, Level::Grandmaster).len(), 1 + Level::ALL.len());
         assert_eq!(
             names(Some(Level::Advanced), Level::Master),
             ["Advanced", "Expert", "Master"]

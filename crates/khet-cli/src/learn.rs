@@ -164,10 +164,23 @@ impl Float {
         100.0 * (out + self.b2)
     }
 
-    fn quantise(&self) -> Net {
+    /// The network in integers, the rows of inputs not `seen` in training (still as they were
+    /// drawn at random) set to 0.
+    fn quantise(&self, seen: &[bool]) -> Net {
         let q = Q as f32;
         Net {
-            w1: self.w1.iter().map(|w| (w * q).round() as i16).collect(),
+            w1: self
+                .w1
+                .iter()
+                .enumerate()
+                .map(|(i, w)| {
+                    if seen[i / HIDDEN] {
+                        (w * q).round() as i16
+                    } else {
+                        0
+                    }
+                })
+                .collect(),
             b1: self.b1.map(|b| (b * q).round() as i16),
             w2: self.w2.map(|w| (w * 100.0).round() as i32),
             b2: (self.b2 * 100.0).round() as i32,
@@ -189,7 +202,7 @@ impl Adam {
         }
     }
 
-    /// One step of AdamW: `decay` pulls each weight towards 0 by that share of `lr`.
+    /// One step of Adam with weight decay (`AdamW`): `decay` pulls each weight towards 0 by that share of `lr`.
     fn step(&mut self, params: &mut [f32], grads: &mut [f32], lr: f32, decay: f32, t: i32) {
         let (b1, b2) = (0.9f32, 0.999f32);
         let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
@@ -221,6 +234,36 @@ fn loss(samples: &[Sample], net: Option<&Float>, k: f32, held_out: bool) -> f64 
     sum / n.max(1) as f64
 }
 
+/// Adds the batch's gradients of the error to `g1`, `gb1`, `g2` and `gb2` (the network's
+/// parameters' order).
+fn gradients(
+    net: &Float,
+    batch: &[&Sample],
+    k: f32,
+    (g1, gb1, g2, gb2): (&mut [f32], &mut [f32; HIDDEN], &mut [f32; HIDDEN], &mut f32),
+) {
+    let mut acc = [0.0f32; HIDDEN];
+    for s in batch {
+        let y = s.hand + net.forward(&s.active, &mut acc);
+        let p = sigmoid(y, k);
+        // d(error)/d(y), the output in centipawns; the network's output is 100 × its sum.
+        let dy = 2.0 * (p - s.target) * p * (1.0 - p) * k * std::f32::consts::LN_10 / 400.0 * 100.0
+            / batch.len() as f32;
+        *gb2 += dy;
+        for h in 0..HIDDEN {
+            let a = acc[h];
+            g2[h] += dy * a.clamp(0.0, 1.0);
+            if a > 0.0 && a < 1.0 {
+                let d = dy * net.w2[h];
+                gb1[h] += d;
+                for &i in &s.active {
+                    g1[usize::from(i) * HIDDEN + h] += d;
+                }
+            }
+        }
+    }
+}
+
 /// `learn-train`: fits the network to the lines of `files` for `epochs`, keeps the epoch best
 /// on the positions held out, and writes it to `to`.
 pub fn train(
@@ -241,6 +284,17 @@ pub fn train(
         samples.len(),
         loss(&samples, None, k, false),
         loss(&samples, None, k, true)
+    );
+    let mut seen = vec![false; INPUTS];
+    for s in samples.iter().filter(|s| !s.held_out) {
+        for &i in &s.active {
+            seen[usize::from(i)] = true;
+        }
+    }
+    say!(
+        out,
+        "{} of the {INPUTS} inputs are on in some training position",
+        seen.iter().filter(|&&s| s).count()
     );
     let mut rng = Rng::new(66);
     let mut small = || (rng.next_u64() % 2001) as f32 / 1000.0 - 1.0;
@@ -273,27 +327,7 @@ pub fn train(
         }
         let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
         for batch in train.chunks(BATCH) {
-            let mut acc = [0.0f32; HIDDEN];
-            for s in batch {
-                let y = s.hand + net.forward(&s.active, &mut acc);
-                let p = sigmoid(y, k);
-                // d(loss)/d(y), the output in centipawns; the network's output is 100 × sum.
-                let dy = 2.0 * (p - s.target) * p * (1.0 - p) * k * std::f32::consts::LN_10 / 400.0
-                    * 100.0
-                    / batch.len() as f32;
-                gb2[0] += dy;
-                for h in 0..HIDDEN {
-                    let a = acc[h];
-                    g2[h] += dy * a.clamp(0.0, 1.0);
-                    if a > 0.0 && a < 1.0 {
-                        let d = dy * net.w2[h];
-                        gb1[h] += d;
-                        for &i in &s.active {
-                            g1[usize::from(i) * HIDDEN + h] += d;
-                        }
-                    }
-                }
-            }
+            gradients(&net, batch, k, (&mut g1, &mut gb1, &mut g2, &mut gb2[0]));
             t += 1;
             a1.step(&mut net.w1, &mut g1, lr, decay, t);
             ab1.step(&mut net.b1, &mut gb1, lr, 0.0, t);
@@ -309,7 +343,7 @@ pub fn train(
             "epoch {epoch}: error {train_loss:.5}, held out {held_loss:.5}"
         );
         if held_loss < best.0 {
-            let q = net.quantise();
+            let q = net.quantise(&seen);
             let mut acc = [0.0; HIDDEN];
             let drift: f32 = samples
                 .iter()

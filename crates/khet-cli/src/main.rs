@@ -111,6 +111,9 @@ enum Command {
         /// pruning)
         #[arg(long)]
         no_late_move_pruning: bool,
+        /// Judge positions with the learned evaluation as well, as Grandmaster does
+        #[arg(long)]
+        learned: bool,
         #[command(flatten)]
         start: Start,
     },
@@ -141,7 +144,7 @@ enum Command {
     /// Play two contenders against each other from the three setups, both colours; a game is
     /// drawn at 200 plies, after 100 plies without a capture, or by repetition
     Match {
-        /// A level (one of `khet-engine levels`: novice to master), with the search's switches -norep,
+        /// A level (one of `khet-engine levels`: novice to grandmaster), with the search's switches -norep,
         /// -nolmr, -onelmr, -nonull, -noasp, -notss, -nobook, -nolmp, -nohist, -cN (contempt),
         /// -wNAME=VALUE (an evaluation weight) or -xN (N times the time a move), and @N for N
         /// threads; or greedy (one ply: a win, else the biggest capture that does not light its
@@ -402,7 +405,7 @@ struct OnlineArgs {
     /// Milliseconds a move (Master)
     #[arg(long, conflicts_with = "level")]
     movetime: Option<u64>,
-    /// Play at a level (one of `khet-engine levels`: novice to master), with the clock's time
+    /// Play at a level (one of `khet-engine levels`: novice to grandmaster), with the clock's time
     #[arg(long)]
     level: Option<khet_engine::Level>,
     /// The name shown to the opponent
@@ -457,9 +460,11 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             threads,
             one_ply_reductions,
             no_late_move_pruning,
+            learned,
             start,
         } => {
-            let options = search_options(threads, one_ply_reductions, no_late_move_pruning);
+            let mut options = search_options(threads, one_ply_reductions, no_late_move_pruning);
+            options.learned = learned;
             commands::search(&start, depth, movetime, options, out)
         }
         Command::Bench { depth } => bench::bench(depth, out),
@@ -532,22 +537,7 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
             let free = texel::free_weights(&only).map_err(Failure::Input)?;
             texel::run(texel_source(games, depth, threads, records), free, out)
         }
-        Command::LearnData {
-            from,
-            games,
-            depth,
-            threads,
-        } => learn::data(from, games, depth, threads),
-        Command::LearnTrain {
-            data,
-            check,
-            to,
-            epochs,
-            k,
-            lambda,
-            lr,
-            decay,
-        } => learn::train(&data, &check, &to, epochs, k, lambda, (lr, decay), out),
+        c @ (Command::LearnData { .. } | Command::LearnTrain { .. }) => learn_command(c, out),
         Command::Replay {
             file,
             depth,
@@ -569,6 +559,29 @@ fn run(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failu
         Command::Puzzles {
             action: PuzzleAction::Verify { path },
         } => puzzles::verify(&path, out),
+    }
+}
+
+/// `learn-data` and `learn-train`.
+fn learn_command(command: Command, out: &mut Out<impl std::io::Write>) -> Result<(), Failure> {
+    match command {
+        Command::LearnData {
+            from,
+            games,
+            depth,
+            threads,
+        } => learn::data(from, games, depth, threads),
+        Command::LearnTrain {
+            data,
+            check,
+            to,
+            epochs,
+            k,
+            lambda,
+            lr,
+            decay,
+        } => learn::train(&data, &check, &to, epochs, k, lambda, (lr, decay), out),
+        _ => Ok(()),
     }
 }
 

@@ -379,14 +379,17 @@ impl<W: Write + Send + 'static> Session<W> {
             quiescence: searcher.options.quiescence,
             ..self.settings.search
         };
+        // Grandmaster is Master judging with the learned evaluation as well.
+        searcher.options.learned |= self.settings.level == Level::Grandmaster;
         searcher.book = self.settings.own_book.then(crate::openings::shipped);
         let stop = searcher.stop_flag();
         stop.store(false, Ordering::Relaxed);
         let say = self.say.clone();
         // The lower levels choose among good moves with their own depth; time and the stop flag
-        // still bound them. Master, and any search to a depth, node count or mate, searches.
+        // still bound them. Master and Grandmaster, and any search to a depth, node count or
+        // mate, search.
         let level = Some(self.settings.level).filter(|l| {
-            *l != Level::Master
+            !matches!(l, Level::Master | Level::Grandmaster)
                 && limits.depth.is_none()
                 && limits.nodes.is_none()
                 && limits.mate.is_none()

@@ -204,7 +204,7 @@ fn search_and_match_commands() {
     let (code, _, err) = run(&["match", "--sprt", "5,0"]);
     assert_eq!(code, 2);
     assert!(err.contains("ELO0 < ELO1"), "{err}");
-    let (code, _, err) = run(&["match", "--a", "grandmaster"]);
+    let (code, _, err) = run(&["match", "--a", "emperor"]);
     assert_eq!(code, 2);
     assert!(err.contains("is not a level"), "{err}");
     // An engine that does not play ends the match with the reason, at once, without hanging.
@@ -672,5 +672,52 @@ fn openings_makes_a_book_from_kept_games_and_extends_it() {
         "{err}"
     );
     assert_eq!(std::fs::read_to_string(&book).unwrap(), damaged);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The learned evaluation's tools: `learn-data` writes each quiet position of its games with a
+/// score and a result, `learn-train` reads them back and writes a network the engine can read
+/// (or says it wrote none), and a damaged line is refused with its file and line; `search
+/// --learned` searches with a network.
+#[test]
+fn learned_evaluation_data_is_written_read_back_and_refused_when_damaged() {
+    let dir = scratch("learn");
+    let (code, out, err) = run(&["learn-data", "--games", "2", "--depth", "1"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.len() > 10, "{out}");
+    for line in &lines {
+        let parts: Vec<&str> = line.split('\t').collect();
+        assert_eq!(parts.len(), 3, "{line}");
+        assert!(parts[1].parse::<i32>().is_ok(), "{line}");
+        assert!(["0", "0.5", "1"].contains(&parts[2]), "{line}");
+    }
+    let data = dir.join("data.txt");
+    std::fs::write(&data, &out).unwrap();
+    let net = dir.join("net.bin");
+    let (d, n) = (data.to_str().unwrap(), net.to_str().unwrap());
+    let (code, out, err) = run(&["learn-train", "--data", d, "--to", n, "--epochs", "3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(&format!("{} positions", lines.len())), "{out}");
+    if out.contains("wrote") {
+        let bytes = std::fs::read(&net).unwrap();
+        assert!(khet_engine::learned::Net::from_bytes(&bytes).is_some());
+    } else {
+        assert!(out.contains("nothing written") && !net.exists(), "{out}");
+    }
+    let damaged = dir.join("damaged.txt");
+    std::fs::write(&damaged, format!("{}\nnot a position\t0\t1\n", lines[0])).unwrap();
+    let (code, _, err) = run(&[
+        "learn-train",
+        "--data",
+        damaged.to_str().unwrap(),
+        "--to",
+        n,
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("damaged.txt:2:"), "{err}");
+    let (code, out, err) = run(&["search", "--depth", "3", "--learned"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("bestmove"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

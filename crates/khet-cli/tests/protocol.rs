@@ -261,7 +261,7 @@ fn bad_lines_get_an_error_and_the_loop_goes_on() {
     e.send("fly\u{1b}[2J");
     e.send_bytes(b"go \xff\xfe depth 1\n");
     e.send("setoption name Hash value 0");
-    e.send("setoption name Level value grandmaster");
+    e.send("setoption name Level value emperor");
     e.send("setoption name Colour value red");
     e.send("position standard h2h4");
     e.send(&format!("position {}", "1".repeat(200_000)));

@@ -7,7 +7,8 @@
 //! view (Red's positions turned half a turn with the colours swapped, as [`Position::mirrored`]),
 //! [`INPUTS`] in all, of which a position has a few dozen on. One hidden layer of [`HIDDEN`]
 //! units clipped to 0..1, and a linear output in centipawns. Integer inference: the first
-//! layer's weights are scaled by [`Q`], the output's are whole centipawns.
+//! layer's weights are scaled by [`Q`], the output's are whole centipawns. Trained on Khet 2.0
+//! games only, it says nothing in Khet 1.0 (see [`evaluate`]).
 
 use crate::piece::{Color, Kind};
 use crate::position::Position;
@@ -118,8 +119,12 @@ pub fn active(p: &Position, out: &mut Vec<u16>) {
     }
 }
 
-/// The shipped network's word on `p` (0 when none is shipped).
+/// The shipped network's word on `p`: 0 when none is shipped, and in Khet 1.0, whose pieces
+/// (Djeds, Obelisks) no game it was trained on had.
 pub fn evaluate(p: &Position) -> i32 {
+    if p.edition() != crate::rules::Edition::Khet2 {
+        return 0;
+    }
     static NET: OnceLock<Option<Net>> = OnceLock::new();
     let Some(net) = NET.get_or_init(|| Net::from_bytes(SHIPPED)) else {
         return 0;
@@ -147,6 +152,29 @@ mod tests {
             let mv = p.legal_moves()[5];
             p.play(mv);
         }
+    }
+
+    /// The shipped network is read, says something of a game under way, the same from either
+    /// side, and nothing in Khet 1.0.
+    #[test]
+    fn the_shipped_network_judges_khet_2_positions_alike_from_either_side() {
+        assert!(
+            Net::from_bytes(SHIPPED).is_some(),
+            "a network of this shape"
+        );
+        let mut p = crate::setup::Setup::builtin("classic").unwrap().position;
+        let mut said = 0;
+        for i in 0..10 {
+            assert_eq!(evaluate(&p), evaluate(&p.mirrored()), "{p}");
+            said += i32::from(evaluate(&p) != 0);
+            let moves = p.legal_moves();
+            p.play(moves[(i * 7) % moves.len()]);
+        }
+        assert!(said > 5, "it judged {said} of 10 positions");
+        let first = crate::setup::Setup::builtin("khet1/classic")
+            .unwrap()
+            .position;
+        assert_eq!(evaluate(&first), 0);
     }
 
     #[test]
