@@ -1,6 +1,8 @@
-//! The learned evaluation's data and training (issue 66's experiment, [`khet_engine::learned`]):
+//! The learned evaluation's data and training ([`khet_engine::learned`], Grandmaster's):
 //! `learn-data` plays seeded self-play games at a fixed depth and writes each quiet position with
 //! the search's score and the game's result; `learn-train` fits the network to them and writes it.
+//! Its games open as `match`'s do, seed for seed: a match's openings are positions such data has
+//! passed through, so a network is tested from a book of others as well (the ledger's check).
 
 use crate::matches::{finished, opening};
 use crate::out::{Failure, Out, say};

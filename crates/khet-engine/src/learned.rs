@@ -1,7 +1,9 @@
-//! A learned evaluation (issue 66's experiment): a small network, added to the hand-written
-//! evaluation, trained on self-play positions labelled by searches (`khet-engine learn-data`,
-//! `learn-train`). Off unless [`Options::learned`](crate::search::Options::learned) asks for it;
-//! kept only if its sequential test against the search without it passes (`docs/engine-ledger.md`).
+//! A learned evaluation: a small network, added to the hand-written evaluation, trained on
+//! self-play positions labelled by searches (`khet-engine learn-data`, `learn-train`). Used where
+//! [`Options::learned`](crate::search::Options::learned) asks for it: by Grandmaster
+//! ([`crate::Level`]), whose sequential tests against Master at equal time it passed
+//! (`docs/engine-ledger.md`, *A learned evaluation*); Master and the levels below do without,
+//! so that the ladder's measured steps stand.
 //!
 //! The inputs are one per (own or enemy, kind, orientation, square) from the side to move's
 //! view (Red's positions turned half a turn with the colours swapped, as [`Position::mirrored`]),

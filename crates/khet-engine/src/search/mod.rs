@@ -333,8 +333,8 @@ pub struct Options {
     pub threat_space: bool,
     /// The evaluation's weights (changed only when tuning).
     pub weights: Weights,
-    /// Whether the learned network's word is added to the evaluation ([`crate::learned`]: an
-    /// experiment, off by default).
+    /// Whether the learned network's word is added to the evaluation ([`crate::learned`]);
+    /// Grandmaster's, off by default (Master and the levels below were measured without it).
     pub learned: bool,
 }
 
