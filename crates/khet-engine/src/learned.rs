@@ -103,8 +103,13 @@ impl Net {
 /// The inputs on in `p`, from the side to move's view.
 pub fn active(p: &Position, out: &mut Vec<u16>) {
     out.clear();
+    out.extend(inputs(p));
+}
+
+/// The inputs on in `p` (one a piece, so at most 80), from the side to move's view.
+fn inputs(p: &Position) -> impl Iterator<Item = u16> + '_ {
     let red = p.side_to_move() == Color::Red;
-    for (sq, piece) in p.pieces() {
+    p.pieces().map(move |(sq, piece)| {
         let (sq, piece) = if red {
             (sq.rotate_180(), piece.mirrored())
         } else {
@@ -115,10 +120,9 @@ pub fn active(p: &Position, out: &mut Vec<u16>) {
             Kind::Obelisk => usize::from(piece.height()) - 1,
             _ => usize::from(piece.orientation()),
         };
-        let i =
-            ((own * KINDS + piece.kind() as usize) * ORIENTATIONS + orientation) * 80 + sq.index();
-        out.push(i as u16);
-    }
+        (((own * KINDS + piece.kind() as usize) * ORIENTATIONS + orientation) * 80 + sq.index())
+            as u16
+    })
 }
 
 /// The shipped network's word on `p`: 0 when none is shipped, and in Khet 1.0, whose pieces
@@ -131,9 +135,14 @@ pub fn evaluate(p: &Position) -> i32 {
     let Some(net) = NET.get_or_init(|| Net::from_bytes(SHIPPED)) else {
         return 0;
     };
-    let mut on = Vec::with_capacity(40);
-    active(p, &mut on);
-    net.output(&on)
+    // On the stack: this runs at every node the evaluation cache has not seen.
+    let mut on = [0u16; 80];
+    let mut n = 0;
+    for (slot, i) in on.iter_mut().zip(inputs(p)) {
+        *slot = i;
+        n += 1;
+    }
+    net.output(&on[..n])
 }
 
 #[cfg(test)]
